@@ -1,0 +1,20 @@
+"""Exceptions shared by every game of the library."""
+
+from __future__ import annotations
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow in the current state.
+
+    The state that refused it is unchanged.
+    """
+
+    def __init__(self, action: object, player: int, reason: str) -> None:
+        self.action = action
+        self.player = player
+        self.reason = reason
+        super().__init__(f"illegal action {action!r} for player {player}: {reason}")
+
+
+class InvalidParameterError(ValueError):
+    """A game or environment parameter outside its valid values."""

@@ -1,0 +1,226 @@
+"""The contract every game of the library implements.
+
+A game is a :class:`GameState` subclass plus a frozen parameter dataclass. The state is pure
+rules: it imports no gymnasium or pettingzoo, owns its one seeded ``numpy.random.Generator``
+(every shuffle, deal and draw comes from it), and changes only through :meth:`GameState.apply`.
+The PettingZoo adapter in :mod:`tabletop_envs.envs.aec` works with any subclass.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+import numpy as np
+
+from tabletop_envs.core.errors import IllegalActionError
+from tabletop_envs.core.rng import make_rng, rng_from_json, rng_to_json
+
+S = TypeVar("S", bound="GameState")
+
+#: Version of the JSON layout written by :meth:`GameState.to_json`.
+JSON_FORMAT = 1
+
+#: ``current_player`` once the game is over.
+TERMINAL = -1
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Static facts of a game under one parameter set (declared once, checked by tests)."""
+
+    num_players: int
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    observation_channels: tuple[str, ...]  # names of the last axis of the observation
+    max_game_length: int  # upper bound on apply() calls in one game
+    reward_range: tuple[float, float]
+    observation_dtype: type = np.int8
+    observation_low: float = 0
+    observation_high: float = 1
+
+
+class GameState(ABC):
+    """A game position: whose move it is, what is legal, and how actions change it.
+
+    Subclasses set ``game_name`` and ``params_class``, implement the abstract methods, and
+    keep all mutable state in the attributes that ``_state_dict``/``_load_state_dict`` cover.
+    """
+
+    game_name: ClassVar[str]
+    params_class: ClassVar[type]
+
+    params: Any
+    rng: np.random.Generator
+
+    # ---- construction -------------------------------------------------------------------
+    def __init__(self, params: Any, seed: int | None = None) -> None:
+        if not isinstance(params, self.params_class):
+            raise TypeError(
+                f"{type(self).__name__} needs {self.params_class.__name__}, "
+                f"got {type(params).__name__}"
+            )
+        self.params = params
+        self.rng = make_rng(seed)
+        self._setup()
+
+    @classmethod
+    def new(cls: type[S], *, seed: int | None = None, **params: Any) -> S:
+        """Return the initial state for keyword parameters (validated) and a seed."""
+        return cls(cls.params_class(**params), seed)
+
+    @abstractmethod
+    def _setup(self) -> None:
+        """Deal, shuffle and lay out the initial position using ``self.rng``."""
+
+    # ---- static facts --------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def spec(self) -> GameSpec:
+        """Return the game's static facts under this state's parameters."""
+
+    @property
+    def num_players(self) -> int:
+        """Return the number of seats."""
+        return self.spec.num_players
+
+    # ---- dynamics -----------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """Return the seat to act, or ``TERMINAL`` (-1) once the game is over."""
+
+    @property
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """Return whether the game is over."""
+
+    @abstractmethod
+    def legal_mask(self) -> np.ndarray:
+        """Return a fresh int8 array of ``num_actions``: 1 where the mover may act.
+
+        All zeros at a terminal state. This is the one source of legality: ``apply``
+        accepts exactly the actions marked here.
+        """
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal action ids, ascending."""
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    @abstractmethod
+    def apply(self, action: int) -> None:
+        """Play ``action`` for the current player.
+
+        Raises :class:`IllegalActionError` (state unchanged) if the action is not legal.
+        """
+
+    @abstractmethod
+    def returns(self) -> np.ndarray:
+        """Return each seat's final reward (float64); zeros before the end."""
+
+    def result_info(self) -> dict[str, Any]:
+        """Return the end-of-game details (scores, winners) shared through env infos."""
+        return {}
+
+    # ---- information --------------------------------------------------------------------
+    @abstractmethod
+    def observation(self, seat: int) -> np.ndarray:
+        """Return a fresh egocentric observation tensor of ``seat`` (see ``spec``)."""
+
+    @abstractmethod
+    def render_text(self, seat: int | None = None) -> str:
+        """Return a text picture of the position (from ``seat``'s side where it matters)."""
+
+    def action_to_string(self, action: int) -> str:
+        """Return a human-readable name of ``action``."""
+        return str(action)
+
+    def resample_hidden(self: S, seat: int, rng: np.random.Generator) -> S:
+        """Return a copy whose hidden information is redrawn consistently with ``seat``'s view.
+
+        Perfect-information games return a plain clone.
+        """
+        return self.clone()
+
+    # ---- errors -------------------------------------------------------------------------
+    def _illegal(self, action: object, reason: str) -> IllegalActionError:
+        """Build the error for ``action`` by the current player."""
+        return IllegalActionError(action, self.current_player, reason)
+
+    def _check_action_type(self, action: object) -> int:
+        """Return ``action`` as an int if it is an integer id in range, else raise."""
+        n = self.spec.num_actions
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise self._illegal(action, f"an action is an integer id from 0 to {n - 1}")
+        if not 0 <= action < n:
+            raise self._illegal(action, f"action ids run from 0 to {n - 1}")
+        if self.is_terminal:
+            raise self._illegal(action, "the game is over")
+        return int(action)
+
+    # ---- copies and persistence -----------------------------------------------------------
+    def clone(self: S) -> S:
+        """Return an independent copy (RNG included) that plays on identically."""
+        return copy.deepcopy(self)
+
+    @abstractmethod
+    def _state_dict(self) -> dict[str, Any]:
+        """Return the mutable state as JSON-ready data (no params, no RNG)."""
+
+    @abstractmethod
+    def _load_state_dict(self, data: dict[str, Any]) -> None:
+        """Restore the mutable state from :meth:`_state_dict` output."""
+
+    def to_json(self) -> str:
+        """Serialize the whole state, parameters and RNG position included."""
+        return json.dumps(
+            {
+                "game": self.game_name,
+                "format": JSON_FORMAT,
+                "params": dataclasses.asdict(self.params),
+                "rng": rng_to_json(self.rng),
+                "state": self._state_dict(),
+            },
+            sort_keys=True,
+        )
+
+    @classmethod
+    def from_json(cls: type[S], text: str) -> S:
+        """Rebuild a state written by :meth:`to_json`; it plays on exactly as the original."""
+        data = json.loads(text)
+        if data.get("game") != cls.game_name:
+            raise ValueError(f"JSON holds a {data.get('game')!r} state, not {cls.game_name!r}")
+        if data.get("format") != JSON_FORMAT:
+            raise ValueError(f"unsupported JSON format {data.get('format')!r}")
+        state = cls.__new__(cls)
+        state.params = cls.params_class(**_tuples(data["params"]))
+        state.rng = rng_from_json(data["rng"])
+        state._load_state_dict(data["state"])
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return (
+            self.params == other.params
+            and rng_to_json(self.rng) == rng_to_json(other.rng)
+            and self._state_dict() == other._state_dict()
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.params} to_move={self.current_player}>"
+
+
+def _tuples(value: Any) -> Any:
+    """Turn JSON lists back into tuples (parameter dataclasses hold tuples)."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _tuples(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,38 @@
+"""Validation helpers for game parameters: errors name the parameter and its valid values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from tabletop_envs.core.errors import InvalidParameterError
+
+
+def check_int_range(name: str, value: Any, low: int, high: int) -> int:
+    """Return ``value`` if it is an int in ``[low, high]``, else raise InvalidParameterError."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidParameterError(
+            f"{name} must be an integer from {low} to {high}, got {value!r}"
+        )
+    value = int(value)
+    if not low <= value <= high:
+        raise InvalidParameterError(f"{name} must be from {low} to {high}, got {value}")
+    return value
+
+
+def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
+    """Return ``value`` if it is one of ``choices``, else raise InvalidParameterError."""
+    choices = tuple(choices)
+    if value not in choices or isinstance(value, bool) != any(isinstance(c, bool) for c in choices):
+        valid = ", ".join(repr(c) for c in choices)
+        raise InvalidParameterError(f"{name} must be one of {valid}; got {value!r}")
+    return value
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """Return ``value`` if it is a bool, else raise InvalidParameterError."""
+    if not isinstance(value, bool):
+        raise InvalidParameterError(f"{name} must be True or False, got {value!r}")
+    return value

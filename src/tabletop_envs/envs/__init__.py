@@ -1,0 +1,1 @@
+"""PettingZoo side: one generic AEC adapter and the registry of envs."""

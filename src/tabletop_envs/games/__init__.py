@@ -1,0 +1,1 @@
+"""Pure rules cores, one package per game."""

@@ -1,0 +1,441 @@
+"""Iris: the rules core (pure; no gymnasium or pettingzoo).
+
+Rules: ``shared/rules/iris.md``. Action ids index the ``(2n-1) x (2n-1)`` axial array
+(``row = r + n - 1``, ``col = q + n - 1``, id ``row * (2n-1) + col``) so they line up with the
+observation planes; off-board ids are never legal. The last id is *pass*; it also ends a turn
+whose second stone is forfeited (the only legal action then).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from tabletop_envs.core.components import group_scores
+from tabletop_envs.core.errors import InvalidParameterError
+from tabletop_envs.core.game import TERMINAL, GameSpec, GameState
+from tabletop_envs.core.params import check_bool, check_int_range
+from tabletop_envs.core.rng import copy_rng
+from tabletop_envs.games.iris.tables import IrisTables, iris_tables
+
+MIN_SIDE, MAX_SIDE = 3, 16
+BLACK, WHITE = 0, 1
+PLAYER_NAMES = ("Black", "White")
+
+# Phases of a turn.
+OPENING = 0  # Black's single gray stone
+FIRST = 1  # first stone of a two-stone turn, or pass
+SECOND_OPPOSITE = 2  # the forced opposite cell
+SECOND_GRAY = 3  # an empty gray cell not adjacent to the first stone
+FORFEIT = 4  # no legal second stone: only "pass" (forfeit) is legal
+OVER = 5
+PHASE_NAMES = ("opening", "first stone", "forced opposite", "second gray stone", "forfeit", "over")
+
+#: Channels of the observation (last axis), egocentric: "own" is the observing seat.
+CHANNELS = (
+    "own_stones",
+    "opponent_stones",
+    "colored_cell",
+    "on_board",
+    "pending_first_stone",
+    "forced_cell",
+    "observer_is_black",
+    "second_stone_step",
+    "opponent_passed",
+    "opening_turn",
+)
+_C = {name: k for k, name in enumerate(CHANNELS)}
+
+_LETTERS = "abcdefghijklmnpqrstuvwyzABCDEFGHIJKLMNPQRSTUVWYZ"  # no x/o/X/O: those are stones
+
+
+@dataclass(frozen=True)
+class IrisParams:
+    """Parameters of Iris: board side and whether forced steps play themselves."""
+
+    board_size: int = 5
+    auto_forced: bool = False
+
+    def __post_init__(self) -> None:
+        check_int_range("board_size", self.board_size, MIN_SIDE, MAX_SIDE)
+        check_bool("auto_forced", self.auto_forced)
+        object.__setattr__(self, "board_size", int(self.board_size))
+
+
+class IrisState(GameState):
+    """A position of Iris. Seat 0 is Black (moves first), seat 1 is White."""
+
+    game_name = "iris"
+    params_class = IrisParams
+
+    tables: IrisTables
+
+    # ---- set-up -------------------------------------------------------------------------
+    def _setup(self) -> None:
+        self.tables = iris_tables(self.params.board_size)
+        t = self.tables
+        self.board = [0] * (t.board.width * t.board.width)  # 0 empty, 1 Black, 2 White
+        self.to_move = BLACK
+        self.phase = OPENING
+        self.pending = -1
+        self.passed_last = False
+        self.steps = 0
+        self._derive()
+
+    def _derive(self) -> None:
+        """Rebuild every cache from ``board`` and the turn fields."""
+        t = self.tables
+        w = t.board.width
+        empty = t.empty_mask0.copy()
+        empty_gray = t.gray_mask0.copy()
+        self._obs = np.zeros((2, w * w, len(CHANNELS)), dtype=np.int8)
+        for v in (BLACK, WHITE):
+            self._obs[v, :, _C["colored_cell"]] = t.colored_plane.ravel()
+            self._obs[v, :, _C["on_board"]] = t.on_board_plane.ravel()
+        self._obs[BLACK, :, _C["observer_is_black"]] = 1
+        filled = 0
+        for idx, v in enumerate(self.board):
+            if v:
+                filled += 1
+                empty[idx] = 0
+                empty_gray[idx] = 0
+                self._obs[v - 1, idx, _C["own_stones"]] = 1
+                self._obs[2 - v, idx, _C["opponent_stones"]] = 1
+        self._empty = empty
+        self._empty_gray = empty_gray
+        self.empty_left = t.board.num_cells - filled
+        self._mask: np.ndarray | None = None
+        self._returns = np.zeros(2)
+        self._result: dict[str, Any] = {}
+        if self.phase == OVER:
+            self._score()
+
+    @classmethod
+    def from_position(
+        cls,
+        *,
+        board_size: int = 5,
+        black: Iterable[tuple[int, int]] = (),
+        white: Iterable[tuple[int, int]] = (),
+        to_move: int = WHITE,
+        passed_last: bool = False,
+        auto_forced: bool = False,
+    ) -> IrisState:
+        """Return a position at the start of a turn with the given stones (axial coords).
+
+        With no stones and Black to move this is the opening. Used by scenario tests.
+        """
+        state = cls(IrisParams(board_size=board_size, auto_forced=auto_forced))
+        b = state.tables.board
+        for value, coords in ((1, black), (2, white)):
+            for q, r in coords:
+                idx = b.index(q, r)
+                if state.board[idx]:
+                    raise ValueError(f"cell ({q}, {r}) is given twice")
+                state.board[idx] = value
+        if to_move not in (BLACK, WHITE):
+            raise InvalidParameterError(f"to_move must be 0 (Black) or 1 (White), got {to_move}")
+        state.to_move = to_move
+        state.passed_last = passed_last
+        any_stone = any(state.board)
+        state.phase = FIRST if any_stone or to_move == WHITE else OPENING
+        state._derive()
+        if state.empty_left == 0:
+            state._finish()
+        return state
+
+    # ---- static facts -------------------------------------------------------------------
+    @property
+    def spec(self) -> GameSpec:
+        """Return Iris's static facts for this board side."""
+        return _spec(self.params.board_size)
+
+    # ---- geometry helpers ---------------------------------------------------------------
+    def action_to_coord(self, action: int) -> tuple[int, int]:
+        """Return the axial ``(q, r)`` of a cell action; ValueError for pass or off-board ids."""
+        if action == self.tables.pass_action:
+            raise ValueError(f"action {action} is pass, not a cell")
+        return self.tables.board.coord(int(action))
+
+    def coord_to_action(self, q: int, r: int) -> int:
+        """Return the action id of axial cell ``(q, r)``; ValueError if it is off the board."""
+        return self.tables.board.index(q, r)
+
+    @property
+    def pass_action(self) -> int:
+        """Return the id of pass (the last action id)."""
+        return self.tables.pass_action
+
+    def action_to_string(self, action: int) -> str:
+        """Return ``"pass"`` or ``"(q, r)"``."""
+        if action == self.tables.pass_action:
+            return "forfeit" if self.phase == FORFEIT else "pass"
+        q, r = self.tables.board.coord(int(action))
+        return f"({q}, {r})"
+
+    # ---- dynamics -----------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """Return the seat to act, or -1 once the game is over."""
+        return TERMINAL if self.phase == OVER else self.to_move
+
+    @property
+    def is_terminal(self) -> bool:
+        """Return whether the game is over."""
+        return self.phase == OVER
+
+    def _legal(self) -> np.ndarray:
+        """Return the cached legality mask of this position (do not mutate)."""
+        mask = self._mask
+        if mask is None:
+            phase = self.phase
+            t = self.tables
+            if phase == FIRST:
+                mask = self._empty
+            elif phase == SECOND_GRAY:
+                mask = self._empty_gray & t.far_gray[self.pending]
+            elif phase == OPENING:
+                mask = self._empty_gray
+            else:
+                mask = np.zeros(t.num_actions, dtype=np.int8)
+                if phase == SECOND_OPPOSITE:
+                    mask[t.opposite[self.pending]] = 1
+                elif phase == FORFEIT:
+                    mask[t.pass_action] = 1
+            self._mask = mask
+        return mask
+
+    def legal_mask(self) -> np.ndarray:
+        """Return a fresh int8 mask of the legal actions (all zeros once the game is over)."""
+        return self._legal().copy()
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for the player to move; IllegalActionError leaves the state as is."""
+        if type(action) is not int:
+            action = self._check_action_type(action)
+        t = self.tables
+        if not 0 <= action < t.num_actions or not self._legal()[action]:
+            raise self._illegal(action, self._why_illegal(self._check_action_type(action)))
+        self.steps += 1
+        self._mask = None
+        phase = self.phase
+        if action == t.pass_action:
+            if phase == FORFEIT:
+                self._end_turn()
+            elif self.passed_last:
+                self._finish()
+            else:
+                self.passed_last = True
+                self.to_move ^= 1
+                self.phase = FIRST
+            return
+        self._place(action)
+        if phase == FIRST:
+            if self.empty_left == 0:
+                self._finish()
+                return
+            self.pending = action
+            if t.colored[action]:
+                self.phase = SECOND_OPPOSITE
+                if self.params.auto_forced:
+                    self._place(t.opposite[action])
+                    self._end_turn()
+            else:
+                mask = self._empty_gray & t.far_gray[action]
+                if mask.any():
+                    self.phase = SECOND_GRAY
+                    self._mask = mask
+                else:
+                    self.phase = FORFEIT
+                    if self.params.auto_forced:
+                        self._end_turn()
+        else:  # opening stone or a second stone
+            self._end_turn()
+
+    def _place(self, idx: int) -> None:
+        seat = self.to_move
+        self.board[idx] = seat + 1
+        self._empty[idx] = 0
+        self._empty_gray[idx] = 0
+        self.empty_left -= 1
+        obs = self._obs
+        obs[seat, idx, 0] = 1
+        obs[seat ^ 1, idx, 1] = 1
+
+    def _end_turn(self) -> None:
+        self.pending = -1
+        self.passed_last = False
+        self.to_move ^= 1
+        self.phase = FIRST
+        if self.empty_left == 0:
+            self._finish()
+
+    def _finish(self) -> None:
+        self.phase = OVER
+        self.pending = -1
+        self._mask = None
+        self._score()
+
+    def _score(self) -> None:
+        lists = self.group_scores()
+        if lists[BLACK] > lists[WHITE]:
+            winner: int | None = BLACK
+            self._returns = np.array([1.0, -1.0])
+        elif lists[WHITE] > lists[BLACK]:
+            winner = WHITE
+            self._returns = np.array([-1.0, 1.0])
+        else:
+            winner = None
+            self._returns = np.zeros(2)
+        self._result = {"group_scores": lists, "winner": winner}
+
+    def group_scores(self) -> tuple[list[int], list[int]]:
+        """Return each seat's nonzero group scores (colored cells per group), highest first."""
+        t = self.tables
+        colored = t.colored
+        out = []
+        for value in (1, 2):
+            cells = [i for i in t.board.cells if self.board[i] == value]
+            scores = group_scores(cells, t.board.neighbors, lambda i: int(colored[i]))
+            out.append([int(s) for s in scores if s > 0])
+        return out[0], out[1]
+
+    def returns(self) -> np.ndarray:
+        """Return +1 / -1 for winner / loser, 0 each for a draw, zeros before the end."""
+        return self._returns.copy()
+
+    def result_info(self) -> dict[str, Any]:
+        """Return ``{"group_scores": (black_list, white_list), "winner": seat or None}``."""
+        if self.phase != OVER:
+            return {}
+        return {
+            "group_scores": [list(s) for s in self._result["group_scores"]],
+            "winner": self._result["winner"],
+        }
+
+    def _why_illegal(self, action: int) -> str:
+        t = self.tables
+        phase = self.phase
+        if action == t.pass_action:
+            if phase == OPENING:
+                return "Black may not pass on the opening turn"
+            return "a pass is only allowed at the start of a turn, never for the second stone"
+        if not t.board.on_board[action]:
+            return f"id {action} is not a cell of the side-{t.board.side} board"
+        where = self.action_to_string(action)
+        if self.board[action]:
+            return f"cell {where} is occupied"
+        if phase == OPENING:
+            return f"Black's opening stone must go on a gray cell; {where} is colored"
+        if phase == FORFEIT:
+            return "the second stone is forfeited (no gray cell is free and far enough); play pass"
+        first = self.action_to_string(self.pending)
+        if phase == SECOND_OPPOSITE:
+            forced = self.action_to_string(t.opposite[self.pending])
+            return f"after the colored stone at {first} the second stone must go on {forced}"
+        if t.colored[action]:
+            return f"after the gray stone at {first} the second stone must go on a gray cell"
+        return f"the second stone may not be adjacent to the first stone at {first}"
+
+    # ---- information --------------------------------------------------------------------
+    def observation(self, seat: int) -> np.ndarray:
+        """Return the ``(2n-1, 2n-1, len(CHANNELS))`` int8 planes seen by ``seat``."""
+        out = self._obs[seat].copy()
+        phase = self.phase
+        if self.pending >= 0:
+            out[self.pending, 4] = 1
+            if phase == SECOND_OPPOSITE:
+                out[self.tables.opposite[self.pending], 5] = 1
+        if phase >= SECOND_OPPOSITE and phase != OVER:
+            out[:, 7] = 1
+        if self.passed_last and self.to_move == seat and phase != OVER:
+            out[:, 8] = 1
+        if phase == OPENING:
+            out[:, 9] = 1
+        w = self.tables.board.width
+        return out.reshape(w, w, len(CHANNELS))
+
+    def render_text(self, seat: int | None = None) -> str:
+        """Return the hexagon: X Black, O White, letters empty colored cells, '.' empty gray."""
+        t = self.tables
+        b = t.board
+        m = b.side - 1
+        lines = []
+        for r in range(-m, m + 1):
+            cells = []
+            for q in range(max(-m, -m - r), min(m, m - r) + 1):
+                idx = b.index(q, r)
+                v = self.board[idx]
+                cells.append(
+                    "XO"[v - 1] if v else _LETTERS[t.color[idx]] if t.colored[idx] else "."
+                )
+            lines.append(" " * abs(r) + " ".join(cells))
+        lines.append(self._status())
+        return "\n".join(lines)
+
+    def _status(self) -> str:
+        if self.phase == OVER:
+            w = self._result["winner"]
+            outcome = "draw" if w is None else f"{PLAYER_NAMES[w]} wins"
+            black, white = self._result["group_scores"]
+            return f"game over: {outcome} (Black groups {black}, White groups {white})"
+        who = PLAYER_NAMES[self.to_move]
+        text = f"{who} to move: {PHASE_NAMES[self.phase]}"
+        if self.pending >= 0:
+            text += f" (first stone at {self.action_to_string(self.pending)})"
+        if self.passed_last:
+            text += "; opponent passed"
+        return text
+
+    # ---- copies and persistence ---------------------------------------------------------
+    def clone(self) -> IrisState:
+        """Return an independent copy."""
+        new = object.__new__(IrisState)
+        new.__dict__.update(self.__dict__)
+        new.board = self.board.copy()
+        new._empty = self._empty.copy()
+        new._empty_gray = self._empty_gray.copy()
+        new._obs = self._obs.copy()
+        new._mask = None
+        new._returns = self._returns.copy()
+        new.rng = copy_rng(self.rng)
+        return new
+
+    def _state_dict(self) -> dict[str, Any]:
+        return {
+            "board": list(self.board),
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "pending": self.pending,
+            "passed_last": self.passed_last,
+            "steps": self.steps,
+        }
+
+    def _load_state_dict(self, data: dict[str, Any]) -> None:
+        self.tables = iris_tables(self.params.board_size)
+        self.board = [int(v) for v in data["board"]]
+        self.to_move = int(data["to_move"])
+        self.phase = int(data["phase"])
+        self.pending = int(data["pending"])
+        self.passed_last = bool(data["passed_last"])
+        self.steps = int(data["steps"])
+        self._derive()
+
+
+@cache
+def _spec(side: int) -> GameSpec:
+    t = iris_tables(side)
+    w = t.board.width
+    return GameSpec(
+        num_players=2,
+        num_actions=t.num_actions,
+        observation_shape=(w, w, len(CHANNELS)),
+        observation_channels=CHANNELS,
+        # every step places a stone, passes, or forfeits right after a stone
+        max_game_length=3 * t.board.num_cells + 1,
+        reward_range=(-1.0, 1.0),
+    )

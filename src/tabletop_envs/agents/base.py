@@ -1,0 +1,46 @@
+"""The agent interface: an agent picks a legal action for the seat to move in a core state.
+
+Agents that act on what a seat may know read ``game.observation(seat)`` and
+``game.legal_mask()``; search agents must not read hidden information and work on
+``game.resample_hidden(seat, rng)`` draws instead.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from tabletop_envs.core.game import GameState
+
+
+class Agent(ABC):
+    """Chooses actions for whichever seat is to move."""
+
+    name: str = "agent"
+
+    def reset(self, seed: int | None = None) -> None:  # noqa: B027 - optional hook
+        """Start a new game; ``seed`` makes the agent's own randomness reproducible."""
+
+    @abstractmethod
+    def act(self, game: GameState, seat: int) -> int:
+        """Return a legal action id for ``seat``, which is ``game.current_player``."""
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal actions, from its own seeded Generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed when a seed is given; otherwise continue the stream."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, game: GameState, seat: int) -> int:
+        """Return a uniformly drawn legal action."""
+        legal = np.flatnonzero(game.legal_mask())
+        return int(legal[self.rng.integers(len(legal))])

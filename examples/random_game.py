@@ -1,0 +1,80 @@
+"""Play one seeded random game of Iris through the PettingZoo AEC loop and print it.
+
+    python examples/random_game.py --seed 0 --board-size 5 [--show-boards]
+
+Every turn is one line (a turn is one or two stones, a pass or a forfeit); the final board is
+drawn with the ``ansi`` render, then the winner and each player's group scores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+from tabletop_envs import InvalidParameterError, iris_v0
+
+NAMES = {"player_0": "Black", "player_1": "White"}
+
+
+def play(seed: int, board_size: int, show_boards: bool = False) -> dict:
+    """Play one random game, printing it; return the end-of-game infos."""
+    env = iris_v0.env(board_size=board_size, render_mode="ansi")
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    print(f"Iris, board side {board_size}, seed {seed}: random legal moves for both players\n")
+    turn, mover, moves = 0, None, []
+    final_rewards, final_info = {}, {}
+
+    def end_turn() -> None:
+        print(f"{turn:4d}. {NAMES[mover]}: {' '.join(moves)}")
+        if show_boards:
+            print(env.render(), end="\n\n")
+
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        if termination or truncation:  # game over: collect, then remove the agent
+            final_rewards[agent], final_info = reward, info
+            env.step(None)
+            continue
+        if agent != mover:
+            if moves:
+                end_turn()
+            turn, mover, moves = turn + 1, agent, []
+        legal = np.flatnonzero(observation["action_mask"])
+        action = int(rng.choice(legal))
+        moves.append(env.game.action_to_string(action))
+        env.step(action)
+    end_turn()
+    if not show_boards:
+        print("\nFinal board (X Black, O White, letters: empty colored cells, '.': empty gray):")
+        print(env.render())
+    black, white = final_info["group_scores"]
+    winner = final_info["winner"]
+    print(f"\nWinner: {'none (draw)' if winner is None else NAMES[env.possible_agents[winner]]}")
+    print(f"Group scores (colored cells per group, highest first): Black {black}, White {white}")
+    rewards = {agent: final_rewards[agent] for agent in env.possible_agents}
+    print(f"Rewards: {rewards}")
+    env.close()
+    return final_info
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and play one game."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", type=int, default=0, help="seed of the game (default 0)")
+    parser.add_argument("--board-size", type=int, default=5, help="hexagon side, 3-16 (default 5)")
+    parser.add_argument(
+        "--show-boards", action="store_true", help="print the board after every turn"
+    )
+    args = parser.parse_args(argv)
+    try:
+        play(args.seed, args.board_size, args.show_boards)
+    except InvalidParameterError as err:
+        parser.error(str(err))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""The demo in ``examples/`` runs, is reproducible and reports the game's result."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "examples" / "random_game.py"
+
+
+def _load_demo():
+    spec = importlib.util.spec_from_file_location("random_game_demo", DEMO)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_demo_prints_turns_final_board_and_result(capsys: pytest.CaptureFixture[str]) -> None:
+    info = _load_demo().play(seed=0, board_size=5)
+    out = capsys.readouterr().out
+    assert "   1. Black: " in out  # the opening turn: one gray stone
+    assert "game over:" in out  # the ansi render of the final board
+    black, white = info["group_scores"]
+    assert f"Black {black}, White {white}" in out
+    winner = {None: "none (draw)", 0: "Black", 1: "White"}[info["winner"]]
+    assert f"Winner: {winner}" in out
+
+
+def test_demo_is_reproducible_per_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    demo = _load_demo()
+    outs = []
+    for seed in (1, 1, 2):
+        demo.main(["--seed", str(seed), "--board-size", "4"])
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1]
+    assert outs[0] != outs[2]
+
+
+def test_demo_board_size_and_show_boards(capsys: pytest.CaptureFixture[str]) -> None:
+    _load_demo().main(["--seed", "3", "--board-size", "3", "--show-boards"])
+    out = capsys.readouterr().out
+    assert "board side 3" in out
+    assert out.count("to move:") >= 2  # a board with its status line after each turn
+
+
+def test_demo_rejects_a_bad_board_size(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        _load_demo().main(["--board-size", "2"])
+    assert exit_info.value.code == 2
+    assert "board_size must be from 3 to 16" in capsys.readouterr().err
+
+
+def test_demo_runs_as_a_script() -> None:
+    result = subprocess.run(
+        [sys.executable, str(DEMO), "--seed", "5", "--board-size", "3"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Winner:" in result.stdout

@@ -202,6 +202,16 @@ class GameState(ABC):
         state._load_state_dict(data["state"])
         return state
 
+    # Pickle and deepcopy go through the same canonical data as JSON, so derived caches (e.g.
+    # numpy views into a shared buffer) are rebuilt by ``_load_state_dict``, never detached.
+    def __getstate__(self) -> dict[str, Any]:
+        return {"params": self.params, "rng": rng_to_json(self.rng), "state": self._state_dict()}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.params = data["params"]
+        self.rng = rng_from_json(data["rng"])
+        self._load_state_dict(data["state"])
+
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented

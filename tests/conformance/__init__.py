@@ -1,0 +1,1 @@
+"""The conformance suite: every registered env, every parameter set of its ``test_params``."""

@@ -1,0 +1,1 @@
+"""Golden traces: seeded per-step text records of every registered env (see ``tracing.py``)."""

@@ -6,6 +6,7 @@ the game's :class:`~tabletop_envs.core.GameSpec`, and keeps PettingZoo's bookkee
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import gymnasium
@@ -13,7 +14,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError
-from tabletop_envs.core.game import GameState
+from tabletop_envs.core.game import TERMINAL, GameState
 from tabletop_envs.core.params import check_choice
 from tabletop_envs.envs.registry import EnvSpec
 
@@ -48,7 +49,11 @@ class TabletopEnv(AECEnv):
         try:
             self.params = self.game_class.params_class(**params)
         except TypeError as err:  # unknown keyword
-            raise InvalidParameterError(f"{env_spec.name}: {err}") from None
+            names = [f.name for f in dataclasses.fields(self.game_class.params_class)]
+            valid = ", ".join(["render_mode", "illegal_action", *names])
+            raise InvalidParameterError(
+                f"{env_spec.name}: {err}; valid keywords: {valid}"
+            ) from None
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.metadata = {
@@ -61,6 +66,7 @@ class TabletopEnv(AECEnv):
         spec = self._probe.spec
         self.game_spec = spec
         self.possible_agents = [f"player_{i}" for i in range(spec.num_players)]
+        self._agent_names = tuple(self.possible_agents)  # seat -> name, never mutated
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
         obs_space = gymnasium.spaces.Dict(
             {
@@ -129,17 +135,47 @@ class TabletopEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Return ``agent``'s observation and action mask (zeros unless it is to move)."""
-        game = self._game()
+        game = self.game
+        if game is None:
+            self._game()  # raises the "call reset()" error
         seat = self._seat_of[agent]
         if not self._done and seat == game.current_player:
-            mask = game.legal_mask()
+            mask = game.legal_mask()  # fresh by the GameState contract
         else:
             mask = self._zero_mask.copy()
         return {"observation": game.observation(seat), "action_mask": mask}
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """Return (observation, cumulative reward, terminated, truncated, info) of the mover."""
+        # Same as AECEnv.last, with observe() inlined: the hot path of every AEC loop.
+        game = self.game
+        if game is None:
+            self._game()  # raises the "call reset()" error
+        agent = self.agent_selection
+        if observe:
+            seat = self._seat_of[agent]
+            if not self._done and seat == game.current_player:
+                mask = game.legal_mask()
+            else:
+                mask = self._zero_mask.copy()
+            obs = {"observation": game.observation(seat), "action_mask": mask}
+        else:
+            obs = None
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: Any) -> None:
         """Play ``action`` for ``agent_selection`` (``None`` for an agent whose game is over)."""
-        game = self._game()
+        game = self.game
+        if game is None:
+            self._game()  # raises the "call reset()" error
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -152,12 +188,13 @@ class TabletopEnv(AECEnv):
             self._penalize(agent, err)
             return
         self._cumulative_rewards[agent] = 0.0
-        if game.is_terminal:
+        seat = game.current_player
+        if seat == TERMINAL:
             self._finish(game.returns(), game.result_info())
             self._select_after(agent)
             self._accumulate_rewards()
         else:
-            self.agent_selection = self.possible_agents[game.current_player]
+            self.agent_selection = self._agent_names[seat]
 
     def _finish(self, returns: np.ndarray, result: dict[str, Any]) -> None:
         self._done = True

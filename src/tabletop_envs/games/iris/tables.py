@@ -20,6 +20,8 @@ class IrisTables:
     colored: tuple[bool, ...]  # per index
     color: tuple[int, ...]  # per index: perimeter color, -1 for gray / off-board
     opposite: tuple[int, ...]  # per index: point reflection (-1 off-board)
+    rowcol: tuple[tuple[int, int], ...]  # per index: (row, col) in the (w, w) planes
+    gray_neighbors: tuple[tuple[int, ...], ...]  # per index: its gray neighbour cells
     gray_cells: tuple[int, ...]
     colored_cells: tuple[int, ...]
     # int8 masks over the action space (pass slot included)
@@ -72,6 +74,10 @@ def iris_tables(side: int) -> IrisTables:
         colored=colored,
         color=tuple(color),
         opposite=tuple(opposite),
+        rowcol=tuple(divmod(i, board.width) for i in range(size)),
+        gray_neighbors=tuple(
+            tuple(n for n in board.neighbors[i] if not colored[n]) for i in range(size)
+        ),
         gray_cells=gray_cells,
         colored_cells=colored_cells,
         empty_mask0=empty_mask0,

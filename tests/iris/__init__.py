@@ -1,0 +1,1 @@
+"""Iris rule tests: text-board scenarios, an independent reference, random playouts."""

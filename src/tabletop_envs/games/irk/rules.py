@@ -1,0 +1,574 @@
+"""Irk: the rules core (pure; no gymnasium or pettingzoo). Rules: ``shared/rules/irk.md``.
+
+Action ids: ``0 .. D-1`` choose the hand tile of that id (``D`` = deck size; tile id = index in
+the deck); ``D + placement`` places the chosen tile, ``placement = (row * T + col) * 4 +
+orientation`` (see :mod:`tabletop_envs.games.irk.placement`; ``T`` = table size).
+
+Play: each round starts with a *choose* phase (one step per seat, box holder first, in seat
+order; nobody sees another's choice). In a bet round the chosen tiles then go to their owners'
+score piles at once. In a table round a *place* phase follows: from the box holder on, each
+seat reveals and places its tile (one step). A revealed tile with no legal placement is
+discarded automatically, with no step (it is public from then on); the box then passes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from tabletop_envs.core.errors import InvalidParameterError
+from tabletop_envs.core.game import TERMINAL, GameSpec, GameState
+from tabletop_envs.core.params import check_choice, check_int_range
+from tabletop_envs.core.rng import copy_rng, make_rng
+from tabletop_envs.games.irk.deck import (
+    COLORS,
+    SQUARE_COLOR,
+    SQUARE_KIND,
+    SQUARE_VALUE,
+    STANDARD_DECK,
+    STAR,
+    Tile,
+    deck_tiles,
+    normalize_deck,
+    tile_text,
+)
+from tabletop_envs.games.irk.observation import (
+    CODE_FEATURES,
+    NUM_ROUNDS,
+    TABLE_CHANNELS,
+    ObservationLayout,
+    observation_layout,
+)
+from tabletop_envs.games.irk.placement import (
+    ORIENTATIONS,
+    PlacementTables,
+    legal_among,
+    placement_tables,
+    why_illegal,
+)
+from tabletop_envs.games.irk.scoring import final_rewards, score_game
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MIN_TABLE, MAX_TABLE = 5, 64
+#: Default table side, measured by ``benchmarks/irk_table_size.py`` (see ``docs/irk.md``).
+DEFAULT_TABLE_SIZE = 31
+MAX_DECK = 200
+HAND_SIZE = 7
+ROUND_KINDS = ("bet", "table", "table", "bet", "table", "table", "bet")
+REWARD_MODES = ("win_loss", "score")
+
+CHOOSE, PLACE, OVER = 0, 1, 2
+PHASE_NAMES = ("choose", "place", "over")
+
+
+def opening_count(num_players: int) -> int:
+    """Return how many tiles open the table: 5 with 2 or 3 players, 2 with 4."""
+    return 5 if num_players <= 3 else 2
+
+
+@dataclass(frozen=True)
+class IrkParams:
+    """Parameters of Irk: players, table side, deck (tile strings) and reward mode."""
+
+    num_players: int = 2
+    table_size: int = DEFAULT_TABLE_SIZE
+    deck: tuple[str, ...] = STANDARD_DECK
+    reward: str = "win_loss"  # or "score": each player's final points
+
+    def __post_init__(self) -> None:
+        n = check_int_range("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
+        t = check_int_range("table_size", self.table_size, MIN_TABLE, MAX_TABLE)
+        check_choice("reward", self.reward, REWARD_MODES)
+        deck = normalize_deck(self.deck)
+        need = HAND_SIZE * n + opening_count(n)
+        if not need <= len(deck) <= MAX_DECK:
+            raise InvalidParameterError(
+                f"deck must hold from {need} tiles ({HAND_SIZE} per player for {n} players "
+                f"plus {opening_count(n)} opening tiles) to {MAX_DECK} tiles, got {len(deck)}"
+            )
+        object.__setattr__(self, "num_players", n)
+        object.__setattr__(self, "table_size", t)
+        object.__setattr__(self, "deck", deck)
+
+
+class IrkState(GameState):
+    """A position of Irk: hands, secret choices, score piles and the stacked table."""
+
+    game_name = "irk"
+    params_class = IrkParams
+
+    # ---- set-up -------------------------------------------------------------------------
+    def _setup(self) -> None:
+        p = self.params
+        n, d = p.num_players, len(p.deck)
+        perm = [int(x) for x in self.rng.permutation(d)]
+        self.hands = [sorted(perm[HAND_SIZE * i : HAND_SIZE * (i + 1)]) for i in range(n)]
+        k = opening_count(n)
+        opening = perm[HAND_SIZE * n : HAND_SIZE * n + k]
+        self.unused = sorted(perm[HAND_SIZE * n + k :])
+        t = p.table_size
+        row, col = (t - 3) // 2, (t - k) // 2
+        self.placements = [[-1, tile, ((row * t) + col + j) * 4] for j, tile in enumerate(opening)]
+        self.chosen = [-1] * n
+        self.piles: list[list[int]] = [[] for _ in range(n)]
+        self.discards: list[list[int]] = []  # [seat, tile, round]
+        self.round = 0
+        self.phase = CHOOSE
+        self.box = 0
+        self.to_move = 0
+        self.steps = 0
+        self._derive()
+
+    def _derive(self) -> None:
+        """Rebuild every cache from the lists of the state."""
+        p = self.params
+        t = p.table_size
+        self.tables: PlacementTables = placement_tables(t)
+        self.tiles: tuple[Tile, ...] = deck_tiles(p.deck)
+        self.layout: ObservationLayout = observation_layout(t, p.num_players, len(p.deck))
+        self._spec = _spec(p.num_players, t, p.deck, p.reward)
+        n_cells = t * t
+        self.visible = np.zeros(n_cells + 1, dtype=np.intp)  # + off-table sentinel (EMPTY)
+        self.height = np.zeros(n_cells, dtype=np.int16)
+        self._contact = np.zeros(self.tables.num_placements, dtype=bool)
+        self._contact_ids: np.ndarray | None = None
+        # the observation's seat-independent sections live in one buffer, copied out per call
+        self._obs_base = np.zeros(self.layout.size, dtype=np.int8)
+        self._views()
+        for _seat, tile, placement in self.placements:
+            self._put(tile, placement)
+        n = p.num_players
+        self._pile_count = np.zeros((n, len(COLORS)), dtype=np.int8)
+        self._pile_stars = np.zeros((n, len(COLORS)), dtype=np.int8)
+        for seat, pile in enumerate(self.piles):
+            for tile in pile:
+                self._add_to_pile(seat, tile)
+        for _seat, tile, _round in self.discards:
+            self._revealed[tile] = 1
+        if self.phase == PLACE:
+            self._revealed[self.chosen[self.to_move]] = 1
+        self._mask: np.ndarray | None = None
+        self._result: dict[str, Any] = {}
+        self._returns = np.zeros(n)
+        if self.phase == OVER:
+            self._score()
+
+    def _views(self) -> None:
+        """Point the table planes and revealed tiles at their sections of ``_obs_base``."""
+        at = self.layout.start
+        cells = self.params.table_size**2
+        self._table_obs = self._obs_base[: at["hand"]].reshape(cells, len(TABLE_CHANNELS))
+        self._revealed = self._obs_base[at["revealed"] : at["revealed"] + self.deck_size]
+
+    def _put(self, tile: int, placement: int) -> None:
+        """Lay ``tile`` on the table (no legality check) and update the caches."""
+        squares = self.tiles[tile]
+        cells = self.tables.cells[placement]
+        for k in range(3):
+            cell = int(cells[k])
+            code = squares[k]
+            h = int(self.height[cell]) + 1
+            if h == 1:
+                self._contact[self.tables.touching[cell]] = True
+                self._contact_ids = None
+            self.height[cell] = h
+            self.visible[cell] = code
+            row = self._table_obs[cell]
+            row[:-1] = CODE_FEATURES[code]
+            row[-1] = h
+        self._revealed[tile] = 1
+
+    def _add_to_pile(self, seat: int, tile: int) -> None:
+        for code in self.tiles[tile]:
+            color = SQUARE_COLOR[code]
+            if color >= 0:
+                self._pile_count[seat, color] += SQUARE_VALUE[code]
+                self._pile_stars[seat, color] += SQUARE_KIND[code] == STAR
+        self._revealed[tile] = 1
+
+    # ---- static facts -------------------------------------------------------------------
+    @property
+    def spec(self) -> GameSpec:
+        """Return Irk's static facts for these parameters."""
+        return self._spec
+
+    # ---- ids ----------------------------------------------------------------------------
+    @property
+    def deck_size(self) -> int:
+        """Return the number of tiles in the deck (= the number of choose ids)."""
+        return len(self.params.deck)
+
+    def action_to_tile(self, action: int) -> int:
+        """Return the tile id chosen by a choose id; ValueError for a place id."""
+        action = int(action)
+        if not 0 <= action < self.deck_size:
+            raise ValueError(f"choose ids run from 0 to {self.deck_size - 1}, got {action}")
+        return action
+
+    def tile_to_action(self, tile: int) -> int:
+        """Return the choose id of tile ``tile`` (the tile id itself)."""
+        return self.action_to_tile(tile)
+
+    def action_to_placement(self, action: int) -> tuple[int, int, int]:
+        """Return ``(row, col, orientation)`` of a place id; ValueError for a choose id."""
+        t = self.params.table_size
+        p = int(action) - self.deck_size
+        if not 0 <= p < t * t * 4:
+            raise ValueError(
+                f"place ids run from {self.deck_size} to {self.deck_size + t * t * 4 - 1}, "
+                f"got {action}"
+            )
+        cell, orientation = divmod(p, 4)
+        row, col = divmod(cell, t)
+        return row, col, orientation
+
+    def placement_to_action(self, row: int, col: int, orientation: int | str) -> int:
+        """Return the place id putting the top square on ``(row, col)`` running ``orientation``."""
+        t = self.params.table_size
+        if isinstance(orientation, str):
+            if orientation not in ORIENTATIONS:
+                raise ValueError(f"orientation must be one of {ORIENTATIONS}, got {orientation!r}")
+            orientation = ORIENTATIONS.index(orientation)
+        if not (0 <= row < t and 0 <= col < t and 0 <= orientation < 4):
+            raise ValueError(
+                f"row and col run from 0 to {t - 1} and orientation from 0 to 3, "
+                f"got ({row}, {col}, {orientation})"
+            )
+        return self.deck_size + (row * t + col) * 4 + int(orientation)
+
+    def tile_label(self, tile: int) -> str:
+        """Return the text of tile ``tile``, e.g. ``"G2 R1 ."``."""
+        return tile_text(self.tiles[tile])
+
+    def action_to_string(self, action: int) -> str:
+        """Return ``"choose #12 G2 R1 ."`` or ``"place at (9, 7) right"``."""
+        action = int(action)
+        if action < self.deck_size:
+            return f"choose #{action} {self.tile_label(action)}"
+        row, col, o = self.action_to_placement(action)
+        return f"place at ({row}, {col}) {ORIENTATIONS[o]}"
+
+    # ---- dynamics -----------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """Return the seat to act, or -1 once the game is over."""
+        return TERMINAL if self.phase == OVER else self.to_move
+
+    @property
+    def is_terminal(self) -> bool:
+        """Return whether the game is over."""
+        return self.phase == OVER
+
+    @property
+    def round_kind(self) -> str:
+        """Return ``"bet"`` or ``"table"`` (``"over"`` after the last round)."""
+        return ROUND_KINDS[self.round] if self.round < NUM_ROUNDS else "over"
+
+    def placements_of(self, tile: int) -> np.ndarray:
+        """Return the legal placement indices of ``tile`` on the current table, ascending."""
+        candidates = self._contact_ids
+        if candidates is None:
+            candidates = self._contact_ids = np.flatnonzero(self._contact)
+        return legal_among(candidates, self.visible, self.tiles[tile], self.tables)
+
+    def _legal(self) -> np.ndarray:
+        """Return the cached legality mask of this position (do not mutate)."""
+        mask = self._mask
+        if mask is None:
+            mask = np.zeros(self.spec.num_actions, dtype=np.int8)
+            if self.phase == CHOOSE:
+                mask[self.hands[self.to_move]] = 1
+            elif self.phase == PLACE:
+                tile = self.chosen[self.to_move]
+                mask[self.deck_size + self.placements_of(tile)] = 1
+            self._mask = mask
+        return mask
+
+    def legal_mask(self) -> np.ndarray:
+        """Return a fresh int8 mask of the legal actions (all zeros once the game is over)."""
+        return self._legal().copy()
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for the seat to move; IllegalActionError leaves the state as is."""
+        if type(action) is not int:
+            action = self._check_action_type(action)
+        if not 0 <= action < self.spec.num_actions or not self._legal()[action]:
+            raise self._illegal(action, self._why_illegal(self._check_action_type(action)))
+        self.steps += 1
+        self._mask = None
+        seat = self.to_move
+        n = self.params.num_players
+        if self.phase == CHOOSE:
+            self.hands[seat].remove(action)
+            self.chosen[seat] = action
+            nxt = (seat + 1) % n
+            if nxt != self.box:
+                self.to_move = nxt
+            elif ROUND_KINDS[self.round] == "bet":
+                for s in range(n):
+                    self.piles[s].append(self.chosen[s])
+                    self._add_to_pile(s, self.chosen[s])
+                    self.chosen[s] = -1
+                self._next_round()
+            else:
+                self.phase = PLACE
+                self._next_placer(self.box)
+        else:
+            tile = self.chosen[seat]
+            self.chosen[seat] = -1
+            placement = action - self.deck_size
+            self.placements.append([seat, tile, placement])
+            self._put(tile, placement)
+            self._next_placer((seat + 1) % n)
+
+    def _next_placer(self, start: int) -> None:
+        """Hand the move to the next seat with a tile to place, discarding unplaceable tiles."""
+        n = self.params.num_players
+        for k in range(n):
+            seat = (start + k) % n
+            tile = self.chosen[seat]
+            if tile < 0:
+                continue
+            legal = self.placements_of(tile)
+            self._revealed[tile] = 1  # revealed now, placed or discarded
+            if len(legal):
+                self.to_move = seat
+                mask = np.zeros(self.spec.num_actions, dtype=np.int8)
+                mask[self.deck_size + legal] = 1
+                self._mask = mask
+                return
+            self.discards.append([seat, tile, self.round])
+            self.chosen[seat] = -1
+        self._mask = None
+        self.box = (self.box + 1) % n
+        self._next_round()
+
+    def _next_round(self) -> None:
+        self.round += 1
+        if self.round == NUM_ROUNDS:
+            self.phase = OVER
+            self.to_move = self.box
+            self._score()
+        else:
+            self.phase = CHOOSE
+            self.to_move = self.box
+
+    def _why_illegal(self, action: int) -> str:
+        d = self.deck_size
+        if self.phase == CHOOSE:
+            hand = self.hands[self.to_move]
+            if action >= d:
+                return f"this is the choose phase: pick a tile id of your hand {hand}"
+            return f"tile #{action} ({self.tile_label(action)}) is not in your hand {hand}"
+        if action < d:
+            return "this is the place phase: play a place id (deck size + placement index)"
+        tile = self.chosen[self.to_move]
+        grid = self.visible[:-1]
+        reason = why_illegal(grid, self.tiles[tile], self.params.table_size, action - d)
+        return reason or "not legal"
+
+    # ---- scoring ------------------------------------------------------------------------
+    def visible_grid(self) -> np.ndarray:
+        """Return a fresh ``(T, T)`` array of the visible square codes (0 where empty)."""
+        t = self.params.table_size
+        return self.visible[:-1].reshape(t, t).copy()
+
+    def score(self) -> dict[str, Any]:
+        """Return :func:`~tabletop_envs.games.irk.scoring.score_game` of the current position."""
+        return score_game(self.visible_grid(), [[self.tiles[t] for t in p] for p in self.piles])
+
+    def _score(self) -> None:
+        result = self.score()
+        self._returns = np.array(final_rewards(result, self.params.reward), dtype=np.float64)
+        result["discards"] = [list(x) for x in self.discards]
+        self._result = result
+
+    def returns(self) -> np.ndarray:
+        """Return the final rewards (win mode: +1 sole winner, 0 shared, -1 others; score mode:
+        points), zeros before the end."""
+        return self._returns.copy()
+
+    def result_info(self) -> dict[str, Any]:
+        """Return the full score result (plain JSON types) once the game is over."""
+        if self.phase != OVER:
+            return {}
+        return {k: _copy_lists(v) for k, v in self._result.items()}
+
+    # ---- information --------------------------------------------------------------------
+    def observation(self, seat: int) -> np.ndarray:
+        """Return the flat int8 observation of ``seat`` (layout: ``observation_layout``)."""
+        at = self.layout.start
+        n = self.params.num_players
+        out = self._obs_base.copy()  # table planes and revealed tiles; other sections zero
+        order = [(seat + k) % n for k in range(n)]
+        ones = [at["hand"] + t for t in self.hands[seat]]
+        if self.chosen[seat] >= 0:
+            ones.append(at["chosen"] + self.chosen[seat])
+        if self.phase == PLACE:
+            ones.append(at["placing"] + self.chosen[self.to_move])
+        k = n * len(COLORS)
+        out[at["pile_count"] : at["pile_count"] + k] = self._pile_count[order].ravel()
+        out[at["pile_stars"] : at["pile_stars"] + k] = self._pile_stars[order].ravel()
+        out[at["hand_size"] : at["hand_size"] + n] = [len(self.hands[s]) for s in order]
+        ones += [at["waiting"] + j for j, s in enumerate(order) if self.chosen[s] >= 0]
+        if self.round < NUM_ROUNDS:
+            ones.append(at["round"] + self.round)
+            if ROUND_KINDS[self.round] == "table":
+                ones.append(at["table_round"])
+        if self.phase == PLACE:
+            ones.append(at["place_phase"])
+        ones.append(at["box_holder"] + (self.box - seat) % n)
+        out[ones] = 1
+        return out
+
+    def render_text(self, seat: int | None = None) -> str:
+        """Return the table, score piles and status (plus ``seat``'s hand if given)."""
+        from tabletop_envs.games.irk.text import render
+
+        return render(self, seat)
+
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> IrkState:
+        """Return a copy with others' hands, others' unrevealed choices and unused tiles redrawn.
+
+        The tile being placed in the place phase is revealed and kept. The hidden tiles are
+        gathered in ascending id order, shuffled with ``rng`` and dealt back with the same counts
+        (other seats in seat order: hand, then chosen tile; then the unused tiles), so the draw
+        depends only on what ``seat`` knows and on ``rng``.
+        """
+        n = self.params.num_players
+        others = [s for s in range(n) if s != seat]
+        # the tile being placed is revealed: public, kept
+        placer = self.to_move if self.phase == PLACE else -1
+        secret = [s for s in others if self.chosen[s] >= 0 and s != placer]
+        pool = sorted(
+            [t for s in others for t in self.hands[s]]
+            + [self.chosen[s] for s in secret]
+            + list(self.unused)
+        )
+        drawn = [pool[i] for i in rng.permutation(len(pool))]
+        new = self.clone()
+        k = 0
+        for s in others:
+            size = len(self.hands[s])
+            new.hands[s] = sorted(drawn[k : k + size])
+            k += size
+            if s in secret:
+                new.chosen[s] = drawn[k]
+                k += 1
+        new.unused = sorted(drawn[k:])
+        new.rng = make_rng(int(rng.integers(2**63)))
+        new._mask = None
+        return new
+
+    # ---- copies and persistence ---------------------------------------------------------
+    def clone(self) -> IrkState:
+        """Return an independent copy."""
+        new = object.__new__(IrkState)
+        new.__dict__.update(self.__dict__)
+        new.hands = [h.copy() for h in self.hands]
+        new.chosen = self.chosen.copy()
+        new.piles = [p.copy() for p in self.piles]
+        new.unused = self.unused.copy()
+        new.discards = [x.copy() for x in self.discards]
+        new.placements = [x.copy() for x in self.placements]
+        new.visible = self.visible.copy()
+        new.height = self.height.copy()
+        new._contact = self._contact.copy()
+        new._obs_base = self._obs_base.copy()
+        new._views()
+        new._pile_count = self._pile_count.copy()
+        new._pile_stars = self._pile_stars.copy()
+        new._returns = self._returns.copy()
+        new.rng = copy_rng(self.rng)
+        return new
+
+    def _state_dict(self) -> dict[str, Any]:
+        return {
+            "hands": [list(h) for h in self.hands],
+            "chosen": list(self.chosen),
+            "piles": [list(p) for p in self.piles],
+            "unused": list(self.unused),
+            "discards": [list(x) for x in self.discards],
+            "placements": [list(x) for x in self.placements],
+            "round": self.round,
+            "phase": self.phase,
+            "box": self.box,
+            "to_move": self.to_move,
+            "steps": self.steps,
+        }
+
+    def _load_state_dict(self, data: dict[str, Any]) -> None:
+        self.hands = [sorted(int(t) for t in h) for h in data["hands"]]
+        self.chosen = [int(t) for t in data["chosen"]]
+        self.piles = [[int(t) for t in p] for p in data["piles"]]
+        self.unused = sorted(int(t) for t in data["unused"])
+        self.discards = [[int(v) for v in x] for x in data["discards"]]
+        self.placements = [[int(v) for v in x] for x in data["placements"]]
+        self.round = int(data["round"])
+        self.phase = int(data["phase"])
+        self.box = int(data["box"])
+        self.to_move = int(data["to_move"])
+        self.steps = int(data["steps"])
+        self._check_consistent()
+        self._derive()
+
+    def _check_consistent(self) -> None:
+        """Raise ValueError unless every tile of the deck is in exactly one place."""
+        n = self.params.num_players
+        if not (len(self.hands) == len(self.chosen) == len(self.piles) == n):
+            raise ValueError(f"hands, chosen and piles must list {n} seats")
+        seen = (
+            [t for h in self.hands for t in h]
+            + [t for t in self.chosen if t >= 0]
+            + [t for p in self.piles for t in p]
+            + self.unused
+            + [x[1] for x in self.discards]
+            + [x[1] for x in self.placements]
+        )
+        if sorted(seen) != list(range(self.deck_size)):
+            raise ValueError("the state must hold every tile id of the deck exactly once")
+        t = self.params.table_size
+        for x in self.placements:
+            if not 0 <= x[2] < t * t * 4 or not placement_tables(t).valid[x[2]]:
+                raise ValueError(f"placement {x} leaves the {t}x{t} table")
+        if not (0 <= self.round <= NUM_ROUNDS and self.phase in (CHOOSE, PLACE, OVER)):
+            raise ValueError(f"bad round {self.round} or phase {self.phase}")
+        if not (0 <= self.box < n and 0 <= self.to_move < n):
+            raise ValueError("box and to_move must be seats")
+        if self.phase == PLACE and self.chosen[self.to_move] < 0:
+            raise ValueError("in the place phase the seat to move must hold a chosen tile")
+
+
+def _copy_lists(value: Any) -> Any:
+    """Return a copy of nested lists (the JSON-plain result), other values as they are."""
+    return [_copy_lists(v) for v in value] if isinstance(value, list) else value
+
+
+@cache
+def _spec(num_players: int, table_size: int, deck: tuple[str, ...], reward: str) -> GameSpec:
+    tiles = deck_tiles(deck)
+    layout = observation_layout(table_size, num_players, len(deck))
+    max_on_table = opening_count(num_players) + 4 * num_players
+    per_tile_color = max(
+        sum(SQUARE_VALUE[c] for c in tile if SQUARE_COLOR[c] == color)
+        for tile in tiles
+        for color in range(len(COLORS))
+    )
+    high = max(max_on_table, 3 * per_tile_color, HAND_SIZE, 1)
+    if reward == "score":
+        total = sum(SQUARE_VALUE[c] for tile in tiles for c in tile)
+        reward_range = (0.0, float(total))
+    else:
+        reward_range = (-1.0, 1.0)
+    return GameSpec(
+        num_players=num_players,
+        num_actions=len(deck) + table_size * table_size * 4,
+        observation_shape=(layout.size,),
+        observation_channels=layout.names,
+        max_game_length=(NUM_ROUNDS + 4) * num_players,  # 7 choices + 4 placements per seat
+        reward_range=reward_range,
+        observation_high=high,
+    )

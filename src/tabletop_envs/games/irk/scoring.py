@@ -1,0 +1,158 @@
+"""Irk's final scoring as a pure function: table values, majorities, winners (JSON-ready)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tabletop_envs.games.irk.deck import (
+    COLORS,
+    EMPTY,
+    GRAY,
+    SQUARE_COLOR,
+    SQUARE_KIND,
+    SQUARE_VALUE,
+    STAR,
+    as_tile,
+    parse_square,
+)
+
+
+def parse_table(text: str) -> list[list[int]]:
+    """Return a grid of square codes from rows of squares such as ``"G3 . __"`` (``_`` empty)."""
+    rows = [line.split() for line in text.strip("\n").splitlines() if line.strip()]
+    width = max(len(r) for r in rows)
+    grid = []
+    for r in rows:
+        codes = [EMPTY if s.strip("_") == "" else parse_square(s) for s in r]
+        grid.append(codes + [EMPTY] * (width - len(codes)))
+    return grid
+
+
+def table_values(grid: Sequence[Sequence[int]] | np.ndarray) -> list[int]:
+    """Return ``V(c)`` per color: the largest summed ``c`` value of a group of ``c``/gray cells."""
+    g = np.asarray(grid, dtype=np.int64)
+    rows, cols = np.nonzero(g != EMPTY)
+    # empty cells never join a group: only occupied cells take part
+    cells = {(int(r), int(c)): int(g[r, c]) for r, c in zip(rows, cols, strict=True)}
+    values = []
+    for color in range(len(COLORS)):
+        members = {p: code for p, code in cells.items() if _joins(code, color)}
+        seen: set[tuple[int, int]] = set()
+        best = 0
+        for start in members:
+            if start in seen:
+                continue
+            seen.add(start)
+            stack = [start]
+            total = 0
+            while stack:
+                r, c = stack.pop()
+                code = members[(r, c)]
+                if code != GRAY:
+                    total += SQUARE_VALUE[code]
+                for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                    if q in members and q not in seen:
+                        seen.add(q)
+                        stack.append(q)
+            best = max(best, total)
+        values.append(best)
+    return values
+
+
+def _joins(code: int, color: int) -> bool:
+    return code == GRAY or (code != EMPTY and SQUARE_COLOR[code] == color)
+
+
+def pile_counts(pile: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """Return per color the summed flower values and the starred flowers of a score pile."""
+    counts = [0] * len(COLORS)
+    stars = [0] * len(COLORS)
+    for tile in pile:
+        for code in as_tile(tile):
+            color = SQUARE_COLOR[code]
+            if color >= 0:
+                counts[color] += SQUARE_VALUE[code]
+                stars[color] += SQUARE_KIND[code] == STAR
+    return counts, stars
+
+
+def majority_points(counts: Sequence[int], stars: Sequence[int], value: int) -> list[int]:
+    """Return each player's points for one color of table value ``value``.
+
+    Players rank by (count, stars); count 0 takes no place. A unique first gets ``value``; a
+    tie for first gives each ``value // 2`` and no second place; with 3+ players a unique
+    second gets ``value // 2`` (tied seconds get nothing).
+    """
+    n = len(counts)
+    points = [0] * n
+    keys = {i: (counts[i], stars[i]) for i in range(n) if counts[i] > 0}
+    if not keys:
+        return points
+    best = max(keys.values())
+    firsts = [i for i, k in keys.items() if k == best]
+    if len(firsts) > 1:
+        for i in firsts:
+            points[i] = value // 2
+        return points
+    points[firsts[0]] = value
+    rest = {i: k for i, k in keys.items() if k != best}
+    if n >= 3 and rest:
+        second = max(rest.values())
+        seconds = [i for i, k in rest.items() if k == second]
+        if len(seconds) == 1:
+            points[seconds[0]] = value // 2
+    return points
+
+
+def score_game(grid: Sequence[Sequence[int]] | np.ndarray, piles: Sequence[Any]) -> dict[str, Any]:
+    """Score a position from its visible table grid (square codes) and the score piles.
+
+    ``piles[seat]`` lists that seat's tiles (text or square codes). Returns plain JSON types:
+    ``colors``, ``table_values`` (per color), ``counts``/``stars``/``points`` (per seat, per
+    color), ``totals`` and ``star_totals`` (per seat) and ``winners`` (seats: most points,
+    then most stars in the whole pile; all still tied win).
+    """
+    values = table_values(grid)
+    per_seat = [pile_counts(p) for p in piles]
+    counts = [c for c, _ in per_seat]
+    stars = [s for _, s in per_seat]
+    n = len(piles)
+    points = [[0] * len(COLORS) for _ in range(n)]
+    for color, value in enumerate(values):
+        got = majority_points([c[color] for c in counts], [s[color] for s in stars], value)
+        for seat in range(n):
+            points[seat][color] = got[seat]
+    totals = [sum(p) for p in points]
+    star_totals = [sum(s) for s in stars]
+    winners: list[int] = []
+    if n:
+        top = max(totals)
+        leaders = [i for i in range(n) if totals[i] == top]
+        most = max(star_totals[i] for i in leaders)
+        winners = [i for i in leaders if star_totals[i] == most]
+    return {
+        "colors": list(COLORS),
+        "table_values": values,
+        "counts": counts,
+        "stars": stars,
+        "points": points,
+        "totals": totals,
+        "star_totals": star_totals,
+        "winners": winners,
+    }
+
+
+def final_rewards(result: dict[str, Any], reward: str = "win_loss") -> list[float]:
+    """Return each seat's final reward from a :func:`score_game` result.
+
+    ``"win_loss"``: a sole winner +1, players sharing the win 0, everybody else -1;
+    ``"score"``: each seat's total points.
+    """
+    if reward == "score":
+        return [float(t) for t in result["totals"]]
+    winners = result["winners"]
+    share = 1.0 if len(winners) == 1 else 0.0
+    return [share if s in winners else -1.0 for s in range(len(result["totals"]))]

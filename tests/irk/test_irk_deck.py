@@ -1,0 +1,122 @@
+"""The standard deck's shape, tile parsing and parameter validation."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from tabletop_envs import InvalidParameterError
+from tabletop_envs.games.irk.deck import (
+    COLORS,
+    GRAY,
+    SQUARE_COLOR,
+    SQUARE_KIND,
+    SQUARE_VALUE,
+    STANDARD_DECK,
+    STAR,
+    THREE,
+    TWO,
+    deck_tiles,
+    parse_square,
+    parse_tile,
+    tile_text,
+    tile_value,
+)
+from tabletop_envs.games.irk.rules import IrkParams, IrkState
+from tests.irk.helpers import random_action
+
+TILES = deck_tiles(STANDARD_DECK)
+
+
+def flowers(tile):
+    return [k for k, c in enumerate(tile) if c != GRAY]
+
+
+def test_standard_deck_has_30_tiles_each_worth_3():
+    assert len(TILES) == 30
+    assert all(tile_value(t) == 3 for t in TILES)
+
+
+def test_standard_deck_colors_have_12_flowers_value_18_and_2_stars():
+    count, value, stars = Counter(), Counter(), Counter()
+    for tile in TILES:
+        for c in tile:
+            if c != GRAY:
+                count[SQUARE_COLOR[c]] += 1
+                value[SQUARE_COLOR[c]] += SQUARE_VALUE[c]
+                stars[SQUARE_COLOR[c]] += SQUARE_KIND[c] == STAR
+    for color in range(len(COLORS)):
+        assert (count[color], value[color], stars[color]) == (12, 18, 2), COLORS[color]
+
+
+def test_standard_deck_shape_matches_the_sources():
+    single = [t for t in TILES if len(flowers(t)) == 1]
+    double = [t for t in TILES if len(flowers(t)) == 2]
+    triple = [t for t in TILES if len(flowers(t)) == 3]
+    assert len(single) == len(double) == len(triple) == 10
+    # single: a 3, on top 3, middle 5, bottom 2
+    assert all(SQUARE_KIND[t[flowers(t)[0]]] == THREE for t in single)
+    assert Counter(flowers(t)[0] for t in single) == {0: 3, 1: 5, 2: 2}
+    # double: gray at bottom 7, middle 2, top 1; the 2 on top 5, middle 3, bottom 2
+    assert Counter(t.index(GRAY) for t in double) == {2: 7, 1: 2, 0: 1}
+    twos = [[k for k in range(3) if SQUARE_KIND[t[k]] == TWO] for t in double]
+    assert all(len(k) == 1 for k in twos)
+    assert Counter(k[0] for k in twos) == {0: 5, 1: 3, 2: 2}
+    # triple: middle starred, top and bottom plain; 30 flowers, six of each color
+    assert all(SQUARE_KIND[t[1]] == STAR for t in triple)
+    assert all(SQUARE_KIND[t[0]] == SQUARE_KIND[t[2]] == 0 for t in triple)
+    assert Counter(SQUARE_COLOR[c] for t in triple for c in t) == {c: 6 for c in range(5)}
+
+
+def test_tile_text_round_trips():
+    for text in STANDARD_DECK:
+        assert tile_text(parse_tile(text)) == text
+    assert parse_square("y*") == parse_square("Y*")
+
+
+@pytest.mark.parametrize("bad", ["G4 . .", "G3 .", "X1 . .", "G3 . . .", "G . ."])
+def test_bad_tile_text_is_refused(bad):
+    with pytest.raises(ValueError, match="tile"):
+        parse_tile(bad)
+
+
+def test_custom_deck_is_validated_and_normalized():
+    deck = [t.lower() for t in STANDARD_DECK]
+    params = IrkParams(deck=deck)
+    assert params.deck == STANDARD_DECK
+    bad = list(STANDARD_DECK)
+    bad[4] = "Q3 . ."
+    with pytest.raises(InvalidParameterError, match="deck tile 4"):
+        IrkParams(deck=bad)
+    with pytest.raises(InvalidParameterError, match=r"from 30 tiles.*got 29"):
+        IrkParams(num_players=4, deck=STANDARD_DECK[:29])
+    with pytest.raises(InvalidParameterError, match="sequence of tile strings"):
+        IrkParams(deck="G3 . .")
+
+
+def test_custom_deck_plays():
+    deck = (*STANDARD_DECK, "G3 G3 G3", "B* B* B*")
+    game = IrkState.new(seed=3, num_players=4, deck=deck)
+    assert game.spec.num_actions == 32 + game.params.table_size**2 * 4
+    assert len(game.unused) == 2  # 4 players: 28 dealt, 2 opening, the rest unused
+    rng = np.random.default_rng(0)
+    while not game.is_terminal:
+        game.apply(random_action(game, rng))
+    assert IrkState.from_json(game.to_json()) == game
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"num_players": 1}, "num_players"),
+        ({"num_players": 5}, "num_players"),
+        ({"table_size": 4}, "table_size"),
+        ({"table_size": 65}, "table_size"),
+        ({"reward": "points"}, "reward"),
+    ],
+)
+def test_bad_parameters_are_refused(kwargs, match):
+    with pytest.raises(InvalidParameterError, match=match):
+        IrkParams(**kwargs)

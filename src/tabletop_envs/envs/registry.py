@@ -85,3 +85,49 @@ register(
         helpers=("action_to_coord", "coord_to_action", "pass_action"),
     )
 )
+
+register(
+    EnvSpec(
+        name="isis_osiris_v0",
+        game="tabletop_envs.games.isis_osiris.rules:IsisOsirisState",
+        image="tabletop_envs.games.isis_osiris.image:draw",
+        description="Isis & Osiris: stones and hidden-value tiles on a 6x6 board, 2-4 players",
+        test_params=(
+            {},
+            {"num_players": 3},
+            {"num_players": 4, "memory": True},
+            {"num_players": 2, "memory": True, "reward": "score"},
+            {"num_players": 4, "reward": "score"},
+        ),
+        helpers=(
+            "square_to_coord",
+            "coord_to_square",
+            "stone_action",
+            "tile_action",
+            "reveal_action",
+            "action_to_coord",
+        ),
+    )
+)
+
+register(
+    EnvSpec(
+        name="irk_v0",
+        game="tabletop_envs.games.irk.rules:IrkState",
+        image="tabletop_envs.games.irk.image:draw",
+        description="Irk: secret simultaneous choices, tile stacking and majorities, 2-4 players",
+        test_params=(
+            {},
+            {"num_players": 3},
+            {"num_players": 4, "reward": "score"},
+            {"num_players": 2, "table_size": 9},
+        ),
+        helpers=(
+            "action_to_tile",
+            "tile_to_action",
+            "action_to_placement",
+            "placement_to_action",
+            "score",
+        ),
+    )
+)

@@ -1,0 +1,143 @@
+"""The observation of Isis & Osiris: channel layout (declared once) and a from-scratch encoder.
+
+An observation is a ``(6, 6, C)`` int8 tensor of 0/1, egocentric: seat-relative channels
+list the observer first (``self``), then the seats after it in playing order (``next_1``,
+...). Board channels mark squares; *placing* channels are constant planes (one-hot value of
+the tile being placed, all zero otherwise); *left* and *unseen* channels are **count bars**:
+a count ``c`` sets the first ``c`` squares in row-major order (squares ``0 .. c-1``).
+
+The rules core keeps these planes up to date incrementally; :func:`encode` builds them from
+the position alone and is the reference the tests compare the incremental planes against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tabletop_envs.games.isis_osiris.tables import NUM_SQUARES, TILE_MIX, TILE_VALUES, VALUE_INDEX
+
+if TYPE_CHECKING:
+    from tabletop_envs.games.isis_osiris.rules import IsisOsirisState
+
+
+def _vname(v: int) -> str:
+    return f"p{v}" if v > 0 else f"m{-v}"
+
+
+def channel_names(num_players: int) -> tuple[str, ...]:
+    """Return the observation channels (last axis) for ``num_players``, in order."""
+    rel = ["self"] + [f"next_{k}" for k in range(1, num_players)]
+    names = [f"stones_{r}" for r in rel]
+    names += [f"tile_{_vname(v)}" for v in TILE_VALUES]
+    names += ["tile_face_down", "empty"]
+    names += [f"placing_{_vname(v)}" for v in TILE_VALUES]
+    names += [f"stones_left_{r}" for r in rel]
+    names += [f"tiles_left_{r}" for r in rel]
+    names += [f"unseen_{_vname(v)}" for v in TILE_VALUES]
+    return tuple(names)
+
+
+#: What each channel group means (used by the docs and the tests).
+CHANNEL_GROUPS: tuple[tuple[str, str], ...] = (
+    ("stones_<rel>", "board: a stone of that seat on the square"),
+    ("tile_<v>", "board: a tile of value v, shown (perfect recall; memory mode once over)"),
+    ("tile_face_down", "board: a tile shown face down (memory mode, before the end)"),
+    ("empty", "board: an empty square"),
+    ("placing_<v>", "constant plane: the revealed tile being placed now has value v"),
+    ("stones_left_<rel>", "count bar: stones that seat has left"),
+    ("tiles_left_<rel>", "count bar: tiles left in that seat's stack"),
+    ("unseen_<v>", "count bar: tiles of value v this observation does not show face up"),
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """Channel offsets of the observation for one player count."""
+
+    num_players: int
+    channels: tuple[str, ...]
+    stones: int  # + relative seat
+    tile_value: int  # + value index
+    face_down: int
+    empty: int
+    placing: int  # + value index
+    stones_left: int  # + relative seat
+    tiles_left: int  # + relative seat
+    unseen: int  # + value index
+
+
+@cache
+def layout(num_players: int) -> Layout:
+    """Return the observation layout for ``num_players``."""
+    names = channel_names(num_players)
+    c = {name: k for k, name in enumerate(names)}
+    return Layout(
+        num_players=num_players,
+        channels=names,
+        stones=c["stones_self"],
+        tile_value=c["tile_m4"],
+        face_down=c["tile_face_down"],
+        empty=c["empty"],
+        placing=c["placing_m4"],
+        stones_left=c["stones_left_self"],
+        tiles_left=c["tiles_left_self"],
+        unseen=c["unseen_m4"],
+    )
+
+
+def shows_face_down(state: IsisOsirisState) -> bool:
+    """Return whether board tiles are shown face down: memory mode until the game is over.
+
+    At the end every tile is turned face up (the rules), in both modes.
+    """
+    return state.params.memory and not state.is_terminal
+
+
+def unseen_counts(state: IsisOsirisState) -> list[int]:
+    """Return, per value of ``TILE_VALUES``, how many tiles an observation does not show face up.
+
+    Every reveal is public, so this is the same for every viewer. With perfect recall it is
+    the 22-tile mix minus the tiles on the board minus the tile being placed: exactly the
+    values still hidden in the stacks and the box. In memory mode board tiles are not shown,
+    so only the tile being placed is subtracted: the board's values cannot be inferred.
+    """
+    counts = [TILE_MIX[v] for v in TILE_VALUES]
+    if not shows_face_down(state):
+        for v in state.tiles:
+            if v:
+                counts[VALUE_INDEX[v + 4]] -= 1
+    if state.in_hand:
+        counts[VALUE_INDEX[state.in_hand + 4]] -= 1
+    return counts
+
+
+def encode(state: IsisOsirisState, seat: int) -> np.ndarray:
+    """Return ``seat``'s observation as flat ``(36, C)`` planes, built from the position."""
+    n = state.num_players
+    lay = layout(n)
+    out = np.zeros((NUM_SQUARES, len(lay.channels)), dtype=np.int8)
+    memory = shows_face_down(state)
+    for sq in range(NUM_SQUARES):
+        owner, value = state.owner[sq], state.tiles[sq]
+        if owner >= 0:
+            out[sq, lay.stones + (owner - seat) % n] = 1
+        elif value:
+            if memory:
+                out[sq, lay.face_down] = 1
+            else:
+                out[sq, lay.tile_value + VALUE_INDEX[value + 4]] = 1
+        else:
+            out[sq, lay.empty] = 1
+    if state.in_hand:
+        out[:, lay.placing + VALUE_INDEX[state.in_hand + 4]] = 1
+    for other in range(n):
+        rel = (other - seat) % n
+        out[: state.stones_left[other], lay.stones_left + rel] = 1
+        out[: len(state.stacks[other]), lay.tiles_left + rel] = 1
+    for k, count in enumerate(unseen_counts(state)):
+        out[:count, lay.unseen + k] = 1
+    return out

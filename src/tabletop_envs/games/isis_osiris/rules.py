@@ -1,0 +1,663 @@
+"""Isis & Osiris: the rules core (pure; no gymnasium or pettingzoo).
+
+Rules: ``shared/rules/isis_osiris.md``. Squares are numbered ``row * 6 + col`` (row 0 at the
+top). Action ids: ``s`` (0-35) puts a stone on square ``s``; ``36 + s`` (36-71) puts the
+revealed tile on square ``s``; ``72`` reveals the top tile of the mover's stack. A tile turn is
+two steps of the same seat: reveal, then place that tile.
+
+Every seat's stack is dealt face down from the seeded shuffle at set-up; the unused tiles stay
+in the box unseen. Nothing about any stack order or the box reaches an observation; every
+revealed value is public. :meth:`IsisOsirisState.resample_hidden` redraws what nobody knows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, ClassVar
+
+import numpy as np
+
+from tabletop_envs.core.errors import InvalidParameterError
+from tabletop_envs.core.game import TERMINAL, GameSpec, GameState
+from tabletop_envs.core.params import check_bool, check_choice, check_int_range
+from tabletop_envs.core.rng import copy_rng, make_rng
+from tabletop_envs.games.isis_osiris.observation import (
+    encode,
+    layout,
+    shows_face_down,
+    unseen_counts,
+)
+from tabletop_envs.games.isis_osiris.tables import (
+    COLS,
+    MATERIAL,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NEIGHBORS,
+    NUM_ACTIONS,
+    NUM_SQUARES,
+    NUM_TILES,
+    REVEAL,
+    ROWS,
+    TILE_BASE,
+    TILE_MIX,
+    VALUE_INDEX,
+    all_tiles,
+    coord_to_square,
+    max_game_length,
+    score_bound,
+    square_name,
+    square_to_coord,
+)
+
+REWARD_MODES = ("win_loss", "score")
+
+# Phases.
+TURN = 0  # start of a turn: a stone on a square, or reveal
+PLACE = 1  # the revealed tile must go on an empty square
+OVER = 2
+PHASE_NAMES = ("turn", "place the revealed tile", "over")
+
+#: Stone letters of the text render, per seat.
+STONE_LETTERS = "ABCD"
+#: The eye on the back of a face-down tile in the text render.
+EYE = "()"
+
+
+@dataclass(frozen=True)
+class IsisOsirisParams:
+    """Parameters of Isis & Osiris: players, memory variant, reward mode."""
+
+    num_players: int = 2
+    memory: bool = False  # True: board tiles are shown face down (agents must remember values)
+    reward: str = "win_loss"  # or "score": each player's final score
+
+    def __post_init__(self) -> None:
+        check_int_range("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
+        check_bool("memory", self.memory)
+        check_choice("reward", self.reward, REWARD_MODES)
+        object.__setattr__(self, "num_players", int(self.num_players))
+
+
+class IsisOsirisState(GameState):
+    """A position of Isis & Osiris. Seats ``0 .. n-1`` play in order, seat 0 first."""
+
+    game_name = "isis_osiris"
+    params_class = IsisOsirisParams
+    #: Stacks and the box are hidden: use :meth:`resample_hidden` for search.
+    hidden_information: ClassVar[bool] = True
+
+    # ---- set-up -------------------------------------------------------------------------
+    def _setup(self) -> None:
+        params = self.params
+        n = params.num_players
+        stones, tiles, _ = MATERIAL[n]
+        deck = _DECK
+        shuffled = [deck[i] for i in self.rng.permutation(NUM_TILES)]
+        self.stacks = [shuffled[s * tiles : (s + 1) * tiles] for s in range(n)]
+        self.unused = shuffled[n * tiles :]
+        self.stones_left = [stones] * n
+        self.owner = [-1] * NUM_SQUARES
+        self.tiles = [0] * NUM_SQUARES
+        self.to_move = 0
+        self.phase = TURN
+        self.in_hand = 0
+        self.steps = 0
+        self.filled = 0
+        start = _start_position(n, params.memory)
+        self._k = start.offsets
+        self._obs = start.obs.copy()
+        self._views = tuple(self._obs.reshape(start.obs_grid_shape))
+        self._flat = self._obs.reshape(-1)
+        self._unseen = list(start.unseen)
+        self._mask_turn = start.mask_turn.copy()
+        self._mask_stone = start.mask_stone.copy()
+        self._mask_place = start.mask_place.copy()
+        self._returns = np.zeros(n)
+        self._result: dict[str, Any] = {}
+
+    def _derive(self) -> None:
+        """Rebuild every cache (planes, masks, counts, result) from the state fields."""
+        n = self.params.num_players
+        self._k = _offsets(n)
+        self.filled = _filled(self.owner, self.tiles)
+        self._obs = np.stack([encode(self, v) for v in range(n)])
+        self._views = tuple(self._obs.reshape(n, ROWS, COLS, -1))
+        self._flat = self._obs.reshape(-1)
+        self._unseen = unseen_counts(self)
+        empty = np.array(
+            [self.owner[sq] < 0 and not self.tiles[sq] for sq in range(NUM_SQUARES)],
+            dtype=np.int8,
+        )
+        self._mask_turn = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self._mask_turn[:NUM_SQUARES] = empty
+        self._mask_turn[REVEAL] = 1
+        self._mask_stone = self._mask_turn.copy()
+        self._mask_stone[REVEAL] = 0
+        self._mask_place = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self._mask_place[TILE_BASE:REVEAL] = empty
+        self._returns = np.zeros(n)
+        self._result: dict[str, Any] = {}
+        if self.phase == OVER:
+            self._score()
+
+    @classmethod
+    def from_position(
+        cls,
+        board: str | Sequence[str],
+        *,
+        num_players: int = 2,
+        memory: bool = False,
+        reward: str = "win_loss",
+        in_hand: int = 0,
+        seed: int = 0,
+    ) -> IsisOsirisState:
+        """Return the position with ``board`` laid out, the seat to move and material derived.
+
+        ``board`` is six rows of six whitespace-separated tokens: ``.`` empty, ``A``-``D`` a
+        stone of seat 0-3, ``+2`` / ``-3`` a tile. Turns played so far are the filled squares,
+        so the seat to move is ``filled % n`` and each seat's tiles played are its turns minus
+        its stones; the tiles not on the board are shuffled with ``seed`` into the stacks and
+        the box. ``in_hand`` (a value) starts a tile placement for the seat to move. A full
+        board is scored at once. Used by scenario tests.
+        """
+        params = IsisOsirisParams(num_players=num_players, memory=memory, reward=reward)
+        n = params.num_players
+        rows = board.split("\n") if isinstance(board, str) else list(board)
+        rows = [r.split() for r in rows if r.strip()]
+        if len(rows) != ROWS or any(len(r) != COLS for r in rows):
+            raise ValueError(f"a board is {ROWS} rows of {COLS} tokens, got {rows}")
+        state = cls.__new__(cls)
+        state.params = params
+        state.rng = make_rng(seed)
+        state.owner = [-1] * NUM_SQUARES
+        state.tiles = [0] * NUM_SQUARES
+        pool = all_tiles()
+        for sq, token in enumerate(t for row in rows for t in row):
+            if token in STONE_LETTERS[:n]:
+                state.owner[sq] = STONE_LETTERS.index(token)
+            elif token != ".":
+                try:
+                    value = int(token)
+                    pool.remove(value)
+                except ValueError:
+                    raise ValueError(
+                        f"token {token!r} at {square_name(sq)}: use '.', a stone letter "
+                        f"{', '.join(STONE_LETTERS[:n])} or a tile value left in the mix "
+                        f"{sorted(TILE_MIX)}"
+                    ) from None
+                state.tiles[sq] = value
+        filled = _filled(state.owner, state.tiles)
+        if in_hand:
+            if in_hand not in pool or filled == NUM_SQUARES:
+                raise ValueError(
+                    f"in_hand={in_hand!r} must be a tile value left in the mix "
+                    f"{sorted(set(pool))}, on a board that is not full"
+                )
+            pool.remove(in_hand)
+        stones, tiles, _ = MATERIAL[n]
+        state.to_move = filled % n if filled < NUM_SQUARES else 0
+        state.stones_left = []
+        sizes = []
+        for seat in range(n):
+            turns = filled // n + (seat < filled % n)
+            used = state.owner.count(seat)
+            played = turns - used + (1 if in_hand and seat == state.to_move else 0)
+            if used > stones or not 0 <= played <= tiles:
+                raise ValueError(
+                    f"seat {seat} has {used} stones on the board after {turns} turns; "
+                    f"with {stones} stones and {tiles} tiles each that is impossible"
+                )
+            state.stones_left.append(stones - used)
+            sizes.append(tiles - played)
+        order = state.rng.permutation(len(pool))
+        pool = [pool[i] for i in order]
+        state.stacks = []
+        for size in sizes:
+            state.stacks.append(pool[:size])
+            pool = pool[size:]
+        state.unused = pool
+        state.in_hand = in_hand
+        state.phase = OVER if filled == NUM_SQUARES else PLACE if in_hand else TURN
+        state.steps = 0
+        state._derive()
+        return state
+
+    # ---- static facts -------------------------------------------------------------------
+    @property
+    def spec(self) -> GameSpec:
+        """Return the static facts for this player count and reward mode."""
+        return _spec(self.params.num_players, self.params.reward)
+
+    @property
+    def num_players(self) -> int:
+        """Return the number of seats."""
+        return self.params.num_players
+
+    # ---- geometry and action helpers ---------------------------------------------------
+    @staticmethod
+    def square_to_coord(square: int) -> tuple[int, int]:
+        """Return ``(row, col)`` of square id ``square`` (0-35, row-major, row 0 on top)."""
+        return square_to_coord(square)
+
+    @staticmethod
+    def coord_to_square(row: int, col: int) -> int:
+        """Return the square id of ``(row, col)``."""
+        return coord_to_square(row, col)
+
+    @staticmethod
+    def stone_action(row: int, col: int) -> int:
+        """Return the action id "put a stone on ``(row, col)``"."""
+        return coord_to_square(row, col)
+
+    @staticmethod
+    def tile_action(row: int, col: int) -> int:
+        """Return the action id "put the revealed tile on ``(row, col)``"."""
+        return TILE_BASE + coord_to_square(row, col)
+
+    @property
+    def reveal_action(self) -> int:
+        """Return the id of "reveal the top tile of my stack" (the last id)."""
+        return REVEAL
+
+    @staticmethod
+    def action_to_coord(action: int) -> tuple[int, int]:
+        """Return the ``(row, col)`` of a stone or tile action; ValueError for reveal."""
+        if action == REVEAL:
+            raise ValueError(f"action {REVEAL} is reveal, not a square")
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"an action id is an integer from 0 to {NUM_ACTIONS - 1}")
+        if not 0 <= action < REVEAL:
+            raise ValueError(f"action ids run from 0 to {NUM_ACTIONS - 1}, got {action}")
+        return square_to_coord(int(action) % NUM_SQUARES)
+
+    def action_to_string(self, action: int) -> str:
+        """Return ``"reveal"``, ``"stone c2"`` or ``"tile c2"``."""
+        if action == REVEAL:
+            return "reveal"
+        kind = "stone" if action < TILE_BASE else "tile"
+        return f"{kind} {square_name(int(action) % NUM_SQUARES)}"
+
+    # ---- dynamics -----------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """Return the seat to act, or -1 once the game is over."""
+        return TERMINAL if self.phase == OVER else self.to_move
+
+    @property
+    def is_terminal(self) -> bool:
+        """Return whether the game is over."""
+        return self.phase == OVER
+
+    def _legal(self) -> np.ndarray:
+        """Return the legality mask of this position (a cached array: do not mutate).
+
+        The one source of legality: ``legal_mask`` copies it and ``apply`` accepts exactly
+        what it marks. Forced kinds: no stones left leaves reveal only; an empty stack leaves
+        stones only.
+        """
+        phase = self.phase
+        if phase == TURN:
+            seat = self.to_move
+            if not self.stones_left[seat]:
+                return _REVEAL_ONLY
+            return self._mask_turn if self.stacks[seat] else self._mask_stone
+        if phase == PLACE:
+            return self._mask_place
+        return _NONE
+
+    def legal_mask(self) -> np.ndarray:
+        """Return a fresh int8 mask of the legal actions (all zeros once the game is over)."""
+        return self._legal().copy()
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for the seat to move; IllegalActionError leaves the state as is."""
+        if type(action) is not int:
+            action = self._check_action_type(action)
+        if not 0 <= action < NUM_ACTIONS or not self._legal()[action]:
+            raise self._illegal(action, self._why_illegal(self._check_action_type(action)))
+        self.steps += 1
+        seat = self.to_move
+        f = self._flat
+        k = self._k
+        c = k.channels
+        if action == REVEAL:
+            stack = self.stacks[seat]
+            value = stack.pop()
+            self.in_hand = value
+            self.phase = PLACE
+            vi = VALUE_INDEX[value + 4]
+            f[k.placing + vi :: c] = 1  # a constant plane, every viewer
+            left = self._unseen[vi] - 1
+            self._unseen[vi] = left
+            unseen = k.unseen + vi + left * c
+            bar = len(stack) * c
+            for tiles_left, view in k.reveal[seat]:
+                f[tiles_left + bar] = 0
+                f[view + unseen] = 0
+            return
+        if action < TILE_BASE:
+            sq = action
+            self.owner[sq] = seat
+            left = self.stones_left[seat] - 1
+            self.stones_left[seat] = left
+            at = sq * c
+            bar = left * c
+            for stone, stones_left, empty in k.stone[seat]:
+                f[stone + at] = 1
+                f[stones_left + bar] = 0
+                f[empty + at] = 0
+        else:
+            sq = action - TILE_BASE
+            value = self.in_hand
+            self.tiles[sq] = value
+            self.in_hand = 0
+            vi = VALUE_INDEX[value + 4]
+            f[k.placing + vi :: c] = 0
+            at = sq * c
+            if self.params.memory:
+                left = self._unseen[vi]
+                self._unseen[vi] = left + 1
+                unseen = k.unseen + vi + left * c
+                for view in k.views:
+                    f[view + k.face_down + at] = 1
+                    f[view + k.empty + at] = 0
+                    f[view + unseen] = 1
+            else:
+                tile = k.tile_value + vi + at
+                empty = k.empty + at
+                for view in k.views:
+                    f[view + tile] = 1
+                    f[view + empty] = 0
+        self._mask_turn[sq] = 0
+        self._mask_stone[sq] = 0
+        self._mask_place[TILE_BASE + sq] = 0
+        self.filled += 1
+        if self.filled == NUM_SQUARES:
+            self.phase = OVER
+            self._score()
+            if self.params.memory:  # the end turns every tile face up
+                self._obs[:] = [encode(self, v) for v in range(k.num_players)]
+                self._unseen = unseen_counts(self)
+        else:
+            self.phase = TURN
+            self.to_move = seat + 1 if seat + 1 < k.num_players else 0
+
+    def scores(self) -> list[int]:
+        """Return each seat's score on the board as it stands (final once the game is over).
+
+        A stone is worth the sum of the orthogonally adjacent tiles; a seat scores its stones.
+        """
+        out = [0] * self.params.num_players
+        tiles = self.tiles
+        for sq, seat in enumerate(self.owner):
+            if seat >= 0:
+                out[seat] += sum(tiles[nb] for nb in NEIGHBORS[sq])
+        return out
+
+    def _score(self) -> None:
+        scores = self.scores()
+        top = max(scores)
+        winners = [s for s, x in enumerate(scores) if x == top]
+        if self.params.reward == "score":
+            self._returns = np.array(scores, dtype=np.float64)
+        else:
+            self._returns = np.full(len(scores), -1.0)
+            self._returns[winners] = 1.0 if len(winners) == 1 else 0.0
+        self._result = {"scores": scores, "winners": winners}
+
+    def returns(self) -> np.ndarray:
+        """Return the final rewards (win/tie/loss or scores per ``reward``); zeros before."""
+        return self._returns.copy()
+
+    def result_info(self) -> dict[str, Any]:
+        """Return ``{"scores": [per seat], "winners": [seats with the top score]}`` at the end."""
+        if self.phase != OVER:
+            return {}
+        return {"scores": list(self._result["scores"]), "winners": list(self._result["winners"])}
+
+    def _why_illegal(self, action: int) -> str:
+        seat = self.to_move
+        if self.phase == PLACE:
+            if action == REVEAL:
+                return "a tile is already revealed; put it on an empty square (ids 36-71)"
+            if action < TILE_BASE:
+                return "the revealed tile must be placed this turn (ids 36-71), not a stone"
+            return f"square {square_name(action - TILE_BASE)} is not empty"
+        if action == REVEAL:
+            return f"seat {seat} has no tiles left in its stack; it must place a stone"
+        if action >= TILE_BASE:
+            return "a tile is placed only after revealing it (reveal is id 72)"
+        if not self.stones_left[seat]:
+            return f"seat {seat} has no stones left; it must reveal a tile (id 72)"
+        return f"square {square_name(action)} is not empty"
+
+    # ---- information --------------------------------------------------------------------
+    def observation(self, seat: int) -> np.ndarray:
+        """Return the ``(6, 6, C)`` int8 planes seen by ``seat`` (see ``observation.py``)."""
+        return self._views[seat].copy()
+
+    def unseen_counts(self) -> dict[int, int]:
+        """Return ``{value: count}`` of the tiles observations do not show face up."""
+        return {v: self._unseen[VALUE_INDEX[v + 4]] for v in sorted(TILE_MIX)}
+
+    def render_text(self, seat: int | None = None, *, show_values: bool = False) -> str:
+        """Return the board: stones ``A``-``D`` by seat, tile values, ``()`` for face-down tiles.
+
+        Every seat sees the same board; in memory mode tiles show the eye until the game is
+        over, unless ``show_values`` (a spectator's debugging view). Stacks are never shown.
+        """
+        if seat is not None:
+            check_int_range("seat", seat, 0, self.params.num_players - 1)
+        hide = shows_face_down(self) and not show_values
+        lines = ["    " + "  ".join("abcdef")]
+        for row in range(ROWS):
+            cells = []
+            for col in range(COLS):
+                sq = row * COLS + col
+                if self.owner[sq] >= 0:
+                    cells.append(f" {STONE_LETTERS[self.owner[sq]]}")
+                elif self.tiles[sq]:
+                    cells.append(EYE if hide else f"{self.tiles[sq]:+d}")
+                else:
+                    cells.append(" .")
+            lines.append(f"{row + 1:2d}  " + " ".join(cells))
+        for s in range(self.params.num_players):
+            mark = "  <- to move" if s == self.current_player else ""
+            lines.append(
+                f"{STONE_LETTERS[s]} player_{s}: stones {self.stones_left[s]}, "
+                f"tiles {len(self.stacks[s])}{mark}"
+            )
+        if self.phase == PLACE:
+            lines.append(f"placing a {self.in_hand:+d} tile")
+        elif self.phase == OVER:
+            res = self._result
+            lines.append(f"game over: scores {res['scores']}, winners {res['winners']}")
+        return "\n".join(lines)
+
+    # ---- hidden information ----------------------------------------------------------------
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> IsisOsirisState:
+        """Return a copy with every unrevealed tile (all stacks and the box) redrawn.
+
+        Every reveal is public and nobody, the owner included, knows anything about a stack,
+        so all seats share one information set: the board, the tile in hand and each pile's
+        size. The hidden values (the multiset those fix) are gathered in sorted order and
+        shuffled with ``rng``, so the result depends only on that information and ``rng``.
+        Board tile values are kept in both memory modes (they were shown when revealed).
+        """
+        check_int_range("seat", seat, 0, self.params.num_players - 1)
+        hidden = sorted([v for stack in self.stacks for v in stack] + self.unused)
+        order = rng.permutation(len(hidden))
+        drawn = [hidden[i] for i in order]
+        new = self.clone()
+        start = 0
+        for s, stack in enumerate(self.stacks):
+            new.stacks[s] = drawn[start : start + len(stack)]
+            start += len(stack)
+        new.unused = drawn[start:]
+        return new
+
+    # ---- copies and persistence ---------------------------------------------------------
+    def clone(self) -> IsisOsirisState:
+        """Return an independent copy (RNG included)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.stacks = [s.copy() for s in self.stacks]
+        new.unused = self.unused.copy()
+        new.stones_left = self.stones_left.copy()
+        new.owner = self.owner.copy()
+        new.tiles = self.tiles.copy()
+        new._unseen = self._unseen.copy()
+        new._obs = self._obs.copy()
+        new._views = tuple(new._obs.reshape(len(self._views), *self._views[0].shape))
+        new._flat = new._obs.reshape(-1)
+        new._mask_turn = self._mask_turn.copy()
+        new._mask_stone = self._mask_stone.copy()
+        new._mask_place = self._mask_place.copy()
+        new._returns = self._returns.copy()
+        new._result = {k: list(v) for k, v in self._result.items()}
+        new.rng = copy_rng(self.rng)
+        return new
+
+    def _state_dict(self) -> dict[str, Any]:
+        return {
+            "owner": list(self.owner),
+            "tiles": list(self.tiles),
+            "stacks": [list(s) for s in self.stacks],
+            "unused": list(self.unused),
+            "stones_left": list(self.stones_left),
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "in_hand": self.in_hand,
+            "steps": self.steps,
+        }
+
+    def _load_state_dict(self, data: Mapping[str, Any]) -> None:
+        self.owner = [int(v) for v in data["owner"]]
+        self.tiles = [int(v) for v in data["tiles"]]
+        self.stacks = [[int(v) for v in s] for s in data["stacks"]]
+        self.unused = [int(v) for v in data["unused"]]
+        self.stones_left = [int(v) for v in data["stones_left"]]
+        self.to_move = int(data["to_move"])
+        self.phase = int(data["phase"])
+        self.in_hand = int(data["in_hand"])
+        self.steps = int(data["steps"])
+        if len(self.stacks) != self.params.num_players:
+            raise InvalidParameterError(
+                f"state has {len(self.stacks)} stacks for {self.params.num_players} players"
+            )
+        self._derive()
+
+
+_REVEAL_ONLY = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_REVEAL_ONLY[REVEAL] = 1
+_REVEAL_ONLY.setflags(write=False)
+_NONE = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_NONE.setflags(write=False)
+
+
+_DECK = tuple(all_tiles())
+
+
+def _filled(owner: list[int], tiles: list[int]) -> int:
+    """Return the number of squares holding a stone or a tile."""
+    return sum(1 for seat, value in zip(owner, tiles, strict=True) if seat >= 0 or value)
+
+
+@dataclass(frozen=True, eq=False)
+class _Offsets:
+    """Flat offsets into the ``(n, 36, C)`` planes used by the incremental updates.
+
+    Offsets of seat-relative channels are per acting seat, one entry per viewer; a square's
+    offset adds ``square * channels``.
+    """
+
+    num_players: int
+    channels: int  # C: stride of one square
+    views: tuple[int, ...]  # start of each viewer's planes
+    placing: int
+    unseen: int
+    tile_value: int
+    face_down: int
+    empty: int
+    stone: tuple[tuple[tuple[int, int, int], ...], ...]  # (stone, stones_left, empty)
+    reveal: tuple[tuple[tuple[int, int], ...], ...]  # (tiles_left, viewer start)
+
+
+@cache
+def _offsets(num_players: int) -> _Offsets:
+    lay = layout(num_players)
+    c = len(lay.channels)
+    n = num_players
+    views = tuple(v * NUM_SQUARES * c for v in range(n))
+    return _Offsets(
+        num_players=n,
+        channels=c,
+        views=views,
+        placing=lay.placing,
+        unseen=lay.unseen,
+        tile_value=lay.tile_value,
+        face_down=lay.face_down,
+        empty=lay.empty,
+        stone=tuple(
+            tuple(
+                (
+                    views[v] + lay.stones + (s - v) % n,
+                    views[v] + lay.stones_left + (s - v) % n,
+                    views[v] + lay.empty,
+                )
+                for v in range(n)
+            )
+            for s in range(n)
+        ),
+        reveal=tuple(
+            tuple((views[v] + lay.tiles_left + (s - v) % n, views[v]) for v in range(n))
+            for s in range(n)
+        ),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class _Start:
+    """The opening position's planes and masks for one configuration (copied, never mutated)."""
+
+    offsets: _Offsets
+    obs: np.ndarray
+    obs_grid_shape: tuple[int, ...]
+    unseen: tuple[int, ...]
+    mask_turn: np.ndarray
+    mask_stone: np.ndarray
+    mask_place: np.ndarray
+
+
+@cache
+def _start_position(num_players: int, memory: bool) -> _Start:
+    state = IsisOsirisState.from_position(
+        [". " * COLS] * ROWS, num_players=num_players, memory=memory
+    )
+    arrays = (state._obs, state._mask_turn, state._mask_stone, state._mask_place)
+    for arr in arrays:
+        arr.setflags(write=False)
+    return _Start(
+        offsets=state._k,
+        obs=state._obs,
+        obs_grid_shape=(num_players, *state._views[0].shape),
+        unseen=tuple(state._unseen),
+        mask_turn=state._mask_turn,
+        mask_stone=state._mask_stone,
+        mask_place=state._mask_place,
+    )
+
+
+@cache
+def _spec(num_players: int, reward: str) -> GameSpec:
+    bound = float(score_bound(num_players)) if reward == "score" else 1.0
+    return GameSpec(
+        num_players=num_players,
+        num_actions=NUM_ACTIONS,
+        observation_shape=(ROWS, COLS, len(layout(num_players).channels)),
+        observation_channels=layout(num_players).channels,
+        max_game_length=max_game_length(num_players),
+        reward_range=(-bound, bound),
+    )

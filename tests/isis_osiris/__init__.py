@@ -1,0 +1,1 @@
+"""Tests of Isis & Osiris (rules, scoring, hidden information, observation, env)."""

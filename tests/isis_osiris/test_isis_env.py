@@ -1,0 +1,106 @@
+"""The PettingZoo env of Isis & Osiris: entry points, arguments, infos, rewards, renders."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tabletop_envs import InvalidParameterError, isis_osiris_v0, make
+
+
+def play(env, seed: int) -> dict[str, tuple[float, dict]]:
+    """Play a seeded random game through the AEC loop; return each agent's final (reward, info)."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    final = {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            final[agent] = (reward, info)
+            action = None
+        else:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+    return final
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_entry_module_builds_registered_envs(num_players: int) -> None:
+    """``env()`` and ``raw_env()`` take the game's keyword arguments."""
+    env = isis_osiris_v0.env(num_players=num_players)
+    assert env.possible_agents == [f"player_{i}" for i in range(num_players)]
+    assert env.observation_space("player_0")["observation"].shape == (6, 6, 26 + 3 * num_players)
+    assert env.action_space("player_0").n == 73
+    assert isis_osiris_v0.raw_env().illegal_action == "raise"
+    assert str(env) == "isis_osiris_v0"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"num_players": 5}, "num_players must be from 2 to 4"),
+        ({"memory": "yes"}, "memory must be True or False"),
+        ({"reward": "points"}, "'win_loss', 'score'"),
+        ({"render_mode": "human"}, "'ansi', 'rgb_array'"),
+        ({"board_size": 6}, "board_size"),
+    ],
+)
+def test_bad_arguments_list_valid_values(kwargs: dict, message: str) -> None:
+    """Arguments are validated once, at construction, with the valid values in the error."""
+    with pytest.raises(InvalidParameterError, match=message):
+        isis_osiris_v0.env(**kwargs)
+
+
+@pytest.mark.parametrize("reward", ["win_loss", "score"])
+def test_infos_at_the_end_hold_scores_and_winners(reward: str) -> None:
+    """Every agent's infos hold the scores and the winners; rewards follow the mode."""
+    env = isis_osiris_v0.env(num_players=3, reward=reward)
+    final = play(env, 4)
+    info = final["player_0"][1]
+    assert set(info) == {"scores", "winners"}
+    assert all(final[a][1] == info for a in env.possible_agents)
+    scores, winners = info["scores"], info["winners"]
+    assert winners == [s for s in range(3) if scores[s] == max(scores)]
+    rewards = [final[a][0] for a in env.possible_agents]
+    if reward == "score":
+        assert rewards == [float(s) for s in scores]
+    else:
+        sole = len(winners) == 1
+        assert rewards == [(1.0 if sole else 0.0) if s in winners else -1.0 for s in range(3)]
+
+
+def test_ansi_render_marks_stones_values_and_eyes() -> None:
+    """Stones by seat letter, tile values with perfect recall, the eye in memory mode."""
+    for memory in (False, True):
+        env = make("isis_osiris_v0", render_mode="ansi", memory=memory)
+        env.reset(seed=0)
+        env.step(0)  # seat 0: stone on a1
+        env.step(72)  # seat 1: reveal
+        value = env.game.in_hand
+        assert f"placing a {value:+d} tile" in env.render()
+        env.step(36 + 1)  # ... and place it on b1
+        text = env.render()
+        first_row = text.splitlines()[1].split()
+        assert first_row[:3] == ["1", "A", "()" if memory else f"{value:+d}"]
+        assert "player_0: stones 7, tiles 11  <- to move" in text
+        assert f"{value:+d}" in env.game.render_text(show_values=True).splitlines()[1]
+
+
+def test_rgb_array_render_draws_the_board() -> None:
+    """An RGB uint8 image whose size depends on the player count only."""
+    env = make("isis_osiris_v0", render_mode="rgb_array", num_players=4)
+    env.reset(seed=1)
+    empty = env.render()
+    for action in (5, 72):
+        env.step(action)
+    img = env.render()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape == empty.shape
+    assert not np.array_equal(img, empty)
+
+
+def test_square_helpers_are_offered_by_the_env() -> None:
+    """The public id <-> (row, col) helpers are forwarded by the env."""
+    env = isis_osiris_v0.env()
+    assert env.square_to_coord(7) == (1, 1) and env.coord_to_square(1, 1) == 7
+    assert env.stone_action(2, 3) == 15 and env.tile_action(2, 3) == 51
+    assert env.reveal_action == 72 and env.action_to_coord(51) == (2, 3)

@@ -1,0 +1,204 @@
+"""Hidden information: nothing about any stack order or the box reaches an observation.
+
+The check resamples everything a seat cannot know (every unrevealed tile in every stack and
+the box) consistently with what it knows and asserts its observation and mask are unchanged;
+deliberately leaking encodings show the check can fail.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from tabletop_envs.games.isis_osiris import IsisOsirisState
+from tabletop_envs.games.isis_osiris.observation import layout
+from tabletop_envs.games.isis_osiris.rules import PLACE
+from tabletop_envs.games.isis_osiris.tables import REVEAL, TILE_VALUES, VALUE_INDEX
+
+CONFIGS = [(n, m) for n in (2, 3, 4) for m in (False, True)]
+
+
+def trajectory(cls: type[IsisOsirisState], seed: int, **params: object) -> list[IsisOsirisState]:
+    """Return clones of every state of a seeded random game that mixes both kinds of turn."""
+    game = cls.new(seed=seed, **params)
+    rng = np.random.default_rng(seed + 50)
+    states = [game.clone()]
+    while not game.is_terminal:
+        legal = game.legal_actions()
+        action = REVEAL if REVEAL in legal and rng.random() < 0.5 else int(rng.choice(legal))
+        game.apply(action)
+        states.append(game.clone())
+    return states
+
+
+def views_survive_resampling(game: IsisOsirisState, draws: int = 4) -> bool:
+    """Return whether every seat's observation (and the mover's mask) survive its resamples."""
+    for seat in range(game.num_players):
+        obs = game.observation(seat)
+        for k in range(draws):
+            other = game.resample_hidden(seat, np.random.default_rng([seat, k]))
+            if not np.array_equal(other.observation(seat), obs):
+                return False
+            if not np.array_equal(other.legal_mask(), game.legal_mask()):
+                return False
+    return True
+
+
+@pytest.mark.parametrize(("num_players", "memory"), CONFIGS)
+def test_resampling_keeps_every_seats_observation_and_mask(num_players: int, memory: bool) -> None:
+    """Along random games, resampled states look the same to the seat they were drawn for."""
+    for seed in range(3):
+        for game in trajectory(IsisOsirisState, seed, num_players=num_players, memory=memory):
+            assert views_survive_resampling(game)
+
+
+@pytest.mark.parametrize(("num_players", "memory"), CONFIGS)
+def test_resampling_redraws_stacks_and_box_only(num_players: int, memory: bool) -> None:
+    """Board, tile in hand, counts and pile sizes stay; the hidden tiles are really redrawn."""
+    game = trajectory(IsisOsirisState, 4, num_players=num_players, memory=memory)[10]
+    hidden = Counter([v for s in game.stacks for v in s] + game.unused)
+    orders = set()
+    for k in range(20):
+        other = game.resample_hidden(k % num_players, np.random.default_rng(k))
+        assert Counter([v for s in other.stacks for v in s] + other.unused) == hidden
+        assert [len(s) for s in other.stacks] == [len(s) for s in game.stacks]
+        assert len(other.unused) == len(game.unused)
+        assert (other.owner, other.tiles, other.in_hand) == (game.owner, game.tiles, game.in_hand)
+        assert (other.stones_left, other.to_move, other.phase) == (
+            game.stones_left,
+            game.to_move,
+            game.phase,
+        )
+        orders.add((tuple(map(tuple, other.stacks)), tuple(other.unused)))
+    assert len(orders) > 15
+
+
+def test_resampling_depends_only_on_the_seats_information() -> None:
+    """Two states the seat cannot tell apart give identical samples for the same rng."""
+    for n in (2, 3, 4):
+        game = trajectory(IsisOsirisState, 9, num_players=n)[7]
+        twin = game.resample_hidden(0, np.random.default_rng(123))
+        assert twin.stacks != game.stacks  # the hidden part differs ...
+        for seat in range(n):
+            assert np.array_equal(twin.observation(seat), game.observation(seat))  # ... unseen
+            a = game.resample_hidden(seat, np.random.default_rng(5))
+            b = twin.resample_hidden(seat, np.random.default_rng(5))
+            assert (a.stacks, a.unused) == (b.stacks, b.unused)
+
+
+def test_resampling_leaves_the_original_untouched() -> None:
+    """``resample_hidden`` returns a copy."""
+    game = trajectory(IsisOsirisState, 2)[5]
+    before = game.to_json()
+    game.resample_hidden(1, np.random.default_rng(0))
+    assert game.to_json() == before
+
+
+def test_every_seat_shares_one_information_set() -> None:
+    """Nobody knows its own stack: all seats see the same facts (egocentric order aside)."""
+    game = trajectory(IsisOsirisState, 1, num_players=3)[9]
+    rng = np.random.default_rng(0)
+    draws = [game.resample_hidden(seat, np.random.default_rng(7)) for seat in range(3)]
+    assert all((d.stacks, d.unused) == (draws[0].stacks, draws[0].unused) for d in draws)
+    assert IsisOsirisState.hidden_information is True
+    with pytest.raises(ValueError, match="seat"):
+        game.resample_hidden(3, rng)
+
+
+# ---- the check can fail -----------------------------------------------------------------------
+class LeaksTopOfStack(IsisOsirisState):
+    """Broken on purpose: the mover's next tile shows up in the 'placing' planes."""
+
+    def observation(self, seat: int) -> np.ndarray:
+        out = super().observation(seat)
+        stack = self.stacks[seat]
+        if stack and self.phase != PLACE:
+            out[:, :, layout(self.num_players).placing + VALUE_INDEX[stack[-1] + 4]] = 1
+        return out
+
+
+class LeaksTheBox(IsisOsirisState):
+    """Broken on purpose: 'unseen' counts only the tiles in the stacks (the box leaks)."""
+
+    def observation(self, seat: int) -> np.ndarray:
+        out = super().observation(seat)
+        lay = layout(self.num_players)
+        counts = Counter(v for s in self.stacks for v in s)
+        out = out.reshape(36, -1)
+        out[:, lay.unseen : lay.unseen + 8] = 0
+        for k, v in enumerate(TILE_VALUES):
+            out[: counts[v], lay.unseen + k] = 1
+        return out.reshape(6, 6, -1)
+
+
+@pytest.mark.parametrize(("leaky", "num_players"), [(LeaksTopOfStack, 2), (LeaksTheBox, 3)])
+def test_the_check_catches_a_leaking_encoding(leaky: type, num_players: int) -> None:
+    """The same check fails on an observation that reveals hidden tiles."""
+    states = trajectory(leaky, 0, num_players=num_players)
+    assert not all(views_survive_resampling(game) for game in states)
+
+
+# ---- memory mode --------------------------------------------------------------------------------
+def shuffle_board_values(game: IsisOsirisState, rng: np.random.Generator) -> IsisOsirisState:
+    """Return a copy whose face-down board tiles hold other values (swapped with hidden ones)."""
+    other = game.clone()
+    squares = [sq for sq in range(36) if other.tiles[sq]]
+    pool = [other.tiles[sq] for sq in squares] + [v for s in other.stacks for v in s]
+    pool += other.unused
+    order = rng.permutation(len(pool))
+    pool = [pool[i] for i in order]
+    for sq in squares:
+        other.tiles[sq] = pool.pop()
+    sizes = [len(s) for s in other.stacks]
+    other.stacks = [[pool.pop() for _ in range(k)] for k in sizes]
+    other.unused = pool
+    return IsisOsirisState.from_json(other.to_json())  # rebuild every cache
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_memory_mode_observation_holds_no_board_values(num_players: int) -> None:
+    """In memory mode other values under the face-down tiles change no observation and no
+    mask before the end; with perfect recall they do (the check can fail)."""
+    for memory in (True, False):
+        changed = False
+        for game in trajectory(IsisOsirisState, 3, num_players=num_players, memory=memory)[:-1]:
+            if not any(game.tiles):
+                continue
+            other = shuffle_board_values(game, np.random.default_rng(game.steps))
+            for seat in range(num_players):
+                same = np.array_equal(other.observation(seat), game.observation(seat))
+                changed |= not same
+                if memory:
+                    assert same, f"memory mode leaks board values at step {game.steps}"
+                    assert np.array_equal(other.legal_mask(), game.legal_mask())
+        assert changed != memory
+
+
+def test_memory_mode_shows_the_tile_being_placed_to_everybody() -> None:
+    """The revealed tile is visible to all seats while it is being placed."""
+    game = IsisOsirisState.new(seed=2, num_players=3, memory=True)
+    game.apply(REVEAL)
+    lay = layout(3)
+    k = VALUE_INDEX[game.in_hand + 4]
+    for seat in range(3):
+        obs = game.observation(seat)
+        assert obs[:, :, lay.placing + k].all()
+        assert obs[:, :, lay.placing : lay.placing + 8].sum() == 36
+    game.apply(36 + 14)
+    for seat in range(3):
+        obs = game.observation(seat)
+        assert obs[:, :, lay.placing : lay.placing + 8].sum() == 0
+        assert obs[2, 2, lay.face_down] == 1
+        assert obs[:, :, lay.tile_value : lay.tile_value + 8].sum() == 0
+
+
+def test_memory_mode_turns_every_tile_face_up_at_the_end() -> None:
+    """At the end all tiles are turned face up, in the observation and the text render."""
+    game = trajectory(IsisOsirisState, 0, num_players=2, memory=True)[-1]
+    recall = trajectory(IsisOsirisState, 0, num_players=2, memory=False)[-1]
+    assert game.is_terminal and game.tiles == recall.tiles
+    for seat in range(2):
+        assert np.array_equal(game.observation(seat), recall.observation(seat))
+    assert "()" not in game.render_text()

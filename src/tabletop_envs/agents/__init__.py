@@ -1,5 +1,21 @@
-"""Baseline agents built on the core contract."""
+"""Baseline agents built on the core contract: random, greedy (one-ply heuristic) and MCTS.
+
+Build one by name with :func:`make_agent` (``"random"``, ``"greedy"``, ``"mcts:iterations=400"``,
+``"sb3:model.zip"``); see ``docs/agents.md``.
+"""
 
 from tabletop_envs.agents.base import Agent, RandomAgent
+from tabletop_envs.agents.greedy import GreedyAgent, register_heuristic
+from tabletop_envs.agents.mcts import MCTSAgent
+from tabletop_envs.agents.registry import agent_names, make_agent, register_agent
 
-__all__ = ["Agent", "RandomAgent"]
+__all__ = [
+    "Agent",
+    "GreedyAgent",
+    "MCTSAgent",
+    "RandomAgent",
+    "agent_names",
+    "make_agent",
+    "register_agent",
+    "register_heuristic",
+]

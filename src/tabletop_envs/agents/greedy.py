@@ -1,0 +1,82 @@
+"""The greedy baseline: a documented one-ply heuristic per game, looked up by game name.
+
+A heuristic scores every legal action of the seat to move from what that seat may know; the
+agent plays a highest-scoring action, breaking ties uniformly with its own seeded Generator.
+Heuristics live in :mod:`tabletop_envs.agents.heuristics` (one module per game, described in
+``docs/agents.md``); :func:`register_heuristic` adds one for a new game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+import numpy as np
+
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.core.game import GameState
+
+#: ``heuristic(game, seat, actions, rng) -> scores``: one float per action of ``actions``.
+Heuristic = Callable[[GameState, int, list[int], np.random.Generator], list[float]]
+
+_HEURISTICS: dict[str, str | Heuristic] = {
+    "iris": "tabletop_envs.agents.heuristics.iris:score_actions",
+    "isis_osiris": "tabletop_envs.agents.heuristics.isis_osiris:score_actions",
+    "irk": "tabletop_envs.agents.heuristics.irk:score_actions",
+}
+
+
+def register_heuristic(game_name: str, heuristic: str | Heuristic) -> None:
+    """Set the greedy heuristic of ``game_name`` (a function or a ``"module:function"`` path)."""
+    _HEURISTICS[game_name] = heuristic
+
+
+def heuristic_games() -> list[str]:
+    """Return the game names that have a greedy heuristic, sorted."""
+    return sorted(_HEURISTICS)
+
+
+def get_heuristic(game_name: str) -> Heuristic:
+    """Return the heuristic of ``game_name``; ValueError naming the games that have one."""
+    try:
+        entry = _HEURISTICS[game_name]
+    except KeyError:
+        raise ValueError(
+            f"no greedy heuristic for game {game_name!r}; games with one: "
+            f"{', '.join(heuristic_games())}"
+        ) from None
+    if isinstance(entry, str):
+        module, _, attr = entry.partition(":")
+        return getattr(importlib.import_module(module), attr)
+    return entry
+
+
+class GreedyAgent(Agent):
+    """Plays the legal action its game's one-ply heuristic scores highest (seeded tie-break)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self._cache: dict[str, Heuristic] = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed when a seed is given; otherwise continue the stream."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, game: GameState, seat: int) -> int:
+        """Return a best-scoring legal action of ``seat`` under the game's heuristic."""
+        actions = np.flatnonzero(game.legal_mask()).tolist()
+        if not actions:
+            raise ValueError(f"seat {seat} has no legal action (is the game over?)")
+        if len(actions) == 1:
+            return actions[0]
+        name = game.game_name
+        heuristic = self._cache.get(name)
+        if heuristic is None:
+            heuristic = self._cache[name] = get_heuristic(name)
+        scores = heuristic(game, seat, actions, self.rng)
+        best = max(scores)
+        top = [a for a, s in zip(actions, scores, strict=True) if s >= best - 1e-9]
+        return int(top[int(self.rng.integers(len(top)))])

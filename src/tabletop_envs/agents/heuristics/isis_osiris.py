@@ -1,0 +1,84 @@
+"""Greedy heuristic of Isis & Osiris: stones by good tiles, tiles for friends or against foes.
+
+Everything it reads is public: stones and tiles on the board (every value was shown to all
+when revealed; the heuristic has perfect recall, also in the memory variant), the tile in hand,
+and the multiset of tiles not yet on the board. It never reads a stack or the box.
+
+An action's score is the change of *own score minus the opponents' mean score*:
+
+- a **stone** on square ``s``: the sum of the tiles next to ``s``;
+- placing the revealed **tile** of value ``v`` on ``s``: ``v`` times (own stones next to ``s``
+  minus the opponents' stones next to ``s`` divided by the number of opponents);
+- **reveal**: the expected score of the best placement of a tile drawn from the unrevealed
+  multiset (each unrevealed tile is equally likely to be the top of the stack), minus 0.25 so
+  that with nothing at stake a stone is preferred while stones last.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from tabletop_envs.games.isis_osiris.rules import PLACE, IsisOsirisState
+from tabletop_envs.games.isis_osiris.tables import (
+    NEIGHBORS,
+    NUM_SQUARES,
+    REVEAL,
+    TILE_BASE,
+    all_tiles,
+)
+
+REVEAL_PENALTY = 0.25
+
+
+def _exposure(game: IsisOsirisState, seat: int) -> list[float]:
+    """Return per square: own adjacent stones minus the opponents' mean adjacent stones."""
+    n = game.params.num_players
+    owner = game.owner
+    out = []
+    for sq in range(NUM_SQUARES):
+        own = opp = 0
+        for nb in NEIGHBORS[sq]:
+            o = owner[nb]
+            if o == seat:
+                own += 1
+            elif o >= 0:
+                opp += 1
+        out.append(own - opp / (n - 1))
+    return out
+
+
+def _unrevealed(game: IsisOsirisState) -> Counter[int]:
+    """Return the multiset of values not face up (public: the mix minus the board and hand)."""
+    pool = Counter(all_tiles())
+    for v in game.tiles:
+        if v:
+            pool[v] -= 1
+    if game.phase == PLACE and game.in_hand:
+        pool[game.in_hand] -= 1
+    return +pool
+
+
+def score_actions(
+    game: IsisOsirisState, seat: int, actions: list[int], rng: np.random.Generator
+) -> list[float]:
+    """Score each legal action of ``seat`` (see the module docstring)."""
+    exposure = _exposure(game, seat)
+    tiles = game.tiles
+    empty = [sq for sq in range(NUM_SQUARES) if game.owner[sq] < 0 and not tiles[sq]]
+    out = []
+    for action in actions:
+        if action == REVEAL:
+            pool = _unrevealed(game)
+            total = sum(pool.values())
+            if not total or not empty:
+                out.append(-REVEAL_PENALTY)
+                continue
+            best = {v: max(v * exposure[sq] for sq in empty) for v in pool}
+            out.append(sum(best[v] * k for v, k in pool.items()) / total - REVEAL_PENALTY)
+        elif action < TILE_BASE:
+            out.append(float(sum(tiles[nb] for nb in NEIGHBORS[action])))
+        else:
+            out.append(game.in_hand * exposure[action - TILE_BASE])
+    return out

@@ -1,0 +1,180 @@
+"""The ``tabletop-envs`` command line: help, play (stdin-driven), evaluate, bench, train, list."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tabletop_envs import cli
+from tabletop_envs.games.iris.rules import IrisState
+
+SUBCOMMANDS = ("play", "evaluate", "list")
+
+
+def run(argv, capsys, stdin: str | None = None, monkeypatch=None):
+    """Run the CLI in-process; return (exit code, stdout, stderr)."""
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = cli.main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_top_level_help_lists_every_subcommand(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--help"])
+    assert exc.value.code == 0
+    text = capsys.readouterr().out
+    for name in ("play", "evaluate", "bench", "train", "list"):
+        assert name in text
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_subcommand_help(command, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main([command, "--help"])
+    assert exc.value.code == 0
+    assert f"usage: tabletop-envs {command}" in capsys.readouterr().out
+
+
+def test_list_names_envs_and_agents(capsys):
+    code, out, _ = run(["list"], capsys)
+    assert code == 0
+    assert "iris_v0" in out and "mcts" in out and "greedy" in out
+
+
+def _cells(side: int) -> list[str]:
+    game = IrisState.new(board_size=side)
+    return [f"{q} {r}" for q, r in (game.action_to_coord(i) for i in game.tables.board.cells)]
+
+
+def test_play_answers_bad_input_and_finishes_a_game(capsys, monkeypatch):
+    # Bad input first, then every cell over and over: occupied or misplaced cells are refused
+    # with a reason and a new prompt, and the game is played to its end.
+    lines = ["hello", "9 9", "1 -2", "legal", "#999"] + _cells(3) * 40
+    code, out, _ = run(
+        ["play", "--env", "iris_v0", "--param", "board_size=3", "--agent", "random", "--seed", "3"],
+        capsys,
+        stdin="\n".join(lines) + "\n",
+        monkeypatch=monkeypatch,
+    )
+    assert code == 0
+    assert "cannot read 'hello' as a move" in out
+    assert "cell (q=9, r=9) is off a board of side 3" in out
+    assert "illegal move '1 -2': Black's opening stone must go on a gray cell" in out
+    assert "legal moves: (0, -1) (#7), (1, -1) (#8)" in out
+    assert "illegal move '#999'" in out
+    assert "is occupied" in out
+    assert "player_0 (you) play" in out and "player_1 (random) plays" in out
+    assert "game over:" in out and "final returns: player_0 (you)" in out
+
+
+def test_play_quits_cleanly_at_end_of_input(capsys, monkeypatch):
+    code, out, _ = run(
+        ["play", "--env", "iris_v0", "--seat", "1", "--agent", "greedy"],
+        capsys,
+        stdin="0 0\n",
+        monkeypatch=monkeypatch,
+    )
+    assert code == 0
+    assert "player_0 (greedy) plays" in out
+    assert out.rstrip().endswith("quit: game abandoned.")
+
+
+@pytest.mark.parametrize(
+    ("env", "lines", "expect"),
+    [
+        ("isis_osiris_v0", ["z9", "reveal", "tile a1"], "player_0 (you) play tile a1"),
+        ("irk_v0", ["place 1 1 up", "choose 2", "choose 1"], "player_0 (you) play choose #1"),
+    ],
+)
+def test_play_other_games_through_their_move_syntax(env, lines, expect, capsys, monkeypatch):
+    code, out, _ = run(
+        ["play", "--env", env, "--agent", "random"],
+        capsys,
+        stdin="\n".join(lines) + "\nquit\n",
+        monkeypatch=monkeypatch,
+    )
+    assert code == 0
+    assert expect in out
+    assert "cannot read" in out
+
+
+def test_play_rejects_a_seat_that_does_not_exist(capsys, monkeypatch):
+    code, _, err = run(["play", "--seat", "2"], capsys, stdin="", monkeypatch=monkeypatch)
+    assert code == 2
+    assert "--seat must be from 0 to 1" in err
+
+
+def test_evaluate_prints_a_table_and_writes_json(capsys, tmp_path):
+    path = tmp_path / "out.json"
+    argv = ["evaluate", "--env", "iris_v0", "--param", "board_size=3", "--games", "4"]
+    argv += ["--agents", "random", "greedy", "mcts:iterations=10", "--json", str(path), "--quiet"]
+    code, out, _ = run(argv, capsys)
+    assert code == 0
+    assert "win% [95% CI]" in out and "Elo" in out
+    data = json.loads(path.read_text())
+    assert [a["name"] for a in data["agents"]] == ["random", "greedy", "mcts:iterations=10"]
+    assert data["games"] == 4 and data["env_kwargs"] == {"board_size": 3}
+
+
+@pytest.mark.parametrize(
+    ("argv", "match"),
+    [
+        (["evaluate", "--agents", "wizard"], "unknown agent 'wizard'"),
+        (["evaluate", "--env", "go_v0"], "unknown env 'go_v0'"),
+        (["evaluate", "--param", "board_size=2"], "board_size must be from 3"),
+    ],
+)
+def test_evaluate_errors_are_clear(argv, match, capsys):
+    code, _, err = run([*argv, "--games", "1", "--quiet"], capsys)
+    assert code == 2
+    assert match in err
+
+
+def test_parse_param_types():
+    assert cli.parse_param("board_size=7") == ("board_size", 7)
+    assert cli.parse_param("memory=true") == ("memory", True)
+    assert cli.parse_param("memory=True") == ("memory", True)
+    assert cli.parse_param("reward=score") == ("reward", "score")
+    assert cli.parse_param("deck=[1, 2]") == ("deck", (1, 2))
+    with pytest.raises(Exception, match="key=value"):
+        cli.parse_param("board_size")
+
+
+def test_bench_passes_arguments_through(capsys):
+    if cli.find_bench() is None:
+        pytest.skip("not a repository checkout")
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["bench", "--help"])
+    assert exc.value.code == 0
+    assert "--seconds" in capsys.readouterr().out
+
+
+def test_bench_without_the_script_says_where_it_lives(capsys, monkeypatch):
+    monkeypatch.setattr(cli, "find_bench", lambda: None)
+    code, _, err = run(["bench"], capsys)
+    assert code == 2
+    assert "benchmarks/bench.py not found" in err
+
+
+def test_train_without_the_entry_point_says_so(capsys, monkeypatch):
+    monkeypatch.setattr(cli, "TRAIN_ENTRY", "tabletop_envs.training.no_such_module")
+    code, _, err = run(["train"], capsys)
+    assert code == 2
+    assert "training entry point" in err
+
+
+def test_console_module_runs():
+    proc = subprocess.run(
+        [sys.executable, "-m", "tabletop_envs.cli", "list"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "iris_v0" in proc.stdout

@@ -138,3 +138,12 @@ def test_resample_hidden_keeps_every_view(name: str, params: dict[str, Any]) -> 
                     low, high = drawn.spec.reward_range
                     assert ((drawn.returns() >= low) & (drawn.returns() <= high)).all(), where
             assert game == before, f"game {seed} step {step}: resample_hidden changed the state"
+
+
+@pytest.mark.parametrize(("name", "params"), CASES)
+def test_clone_keeps_a_subclass(name: str, params: dict[str, Any]) -> None:
+    """Users subclass game states (instrumentation, variants): clone() must keep their class."""
+    sub = type("InstrumentedState", (game_class(name),), {})
+    game = sub.new(seed=5, **params)
+    game.apply(random_action(game, np.random.default_rng(5)))
+    assert type(game.clone()) is sub

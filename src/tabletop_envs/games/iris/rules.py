@@ -446,7 +446,7 @@ class IrisState(GameState):
     # ---- copies and persistence ---------------------------------------------------------
     def clone(self) -> IrisState:
         """Return an independent copy."""
-        new = object.__new__(IrisState)
+        new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.board = self.board.copy()
         new._empty = self._empty.copy()

@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from tabletop_envs import InvalidParameterError, isis_osiris_v0, make
+from tabletop_envs.games.isis_osiris.observation import layout
+from tabletop_envs.games.isis_osiris.tables import TILE_VALUES
 
 
 def play(env, seed: int) -> dict[str, tuple[float, dict]]:
@@ -104,3 +106,38 @@ def test_square_helpers_are_offered_by_the_env() -> None:
     assert env.square_to_coord(7) == (1, 1) and env.coord_to_square(1, 1) == 7
     assert env.stone_action(2, 3) == 15 and env.tile_action(2, 3) == 51
     assert env.reveal_action == 72 and env.action_to_coord(51) == (2, 3)
+
+
+def test_memory_mode_reveals_reach_every_agent_only_through_observe() -> None:
+    """Memory mode in the AEC loop (the documented caveat): ``last()`` on an agent's own turns
+    shows only its own reveals; ``observe(agent)`` for every agent after every step shows all."""
+    env = isis_osiris_v0.env(num_players=3, memory=True)
+    env.reset(seed=3)
+    placing = layout(3).placing
+    rng = np.random.default_rng(3)
+    own_turns: dict[str, list[int]] = {a: [] for a in env.possible_agents}
+    watched: dict[str, list[int]] = {a: [] for a in env.possible_agents}
+    revealed: dict[str, list[int]] = {a: [] for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        planes = obs["observation"][0, 0, placing : placing + 8]
+        if planes.any():
+            own_turns[agent].append(int(np.flatnonzero(planes)[0]))
+        legal = np.flatnonzero(obs["action_mask"])
+        action = 72 if 72 in legal and rng.random() < 0.5 else int(rng.choice(legal))
+        env.step(action)
+        if action == 72:
+            revealed[agent].append(env.game.in_hand)
+        for other in env.possible_agents:
+            seen = env.observe(other)["observation"][0, 0, placing : placing + 8]
+            if seen.any():
+                watched[other].append(int(np.flatnonzero(seen)[0]))
+    values = TILE_VALUES
+    every = sorted(v for a in env.possible_agents for v in revealed[a])
+    assert len(every) > 5
+    for agent in env.possible_agents:
+        assert [values[k] for k in own_turns[agent]] == revealed[agent]
+        assert sorted(values[k] for k in watched[agent]) == every

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from tabletop_envs.games.isis_osiris import IsisOsirisState
+from tabletop_envs.games.isis_osiris.image import draw
 from tabletop_envs.games.isis_osiris.observation import layout
 from tabletop_envs.games.isis_osiris.rules import PLACE
 from tabletop_envs.games.isis_osiris.tables import REVEAL, TILE_VALUES, VALUE_INDEX
@@ -154,26 +155,76 @@ def shuffle_board_values(game: IsisOsirisState, rng: np.random.Generator) -> Isi
     sizes = [len(s) for s in other.stacks]
     other.stacks = [[pool.pop() for _ in range(k)] for k in sizes]
     other.unused = pool
-    return IsisOsirisState.from_json(other.to_json())  # rebuild every cache
+    return type(game).from_json(other.to_json())  # rebuild every cache
+
+
+def board_values_stay_hidden(states: list[IsisOsirisState], renders: bool = False) -> bool:
+    """Return whether other values under the board tiles change no observation, mask (and,
+    with ``renders``, no text render or image) along ``states`` before the end."""
+    for game in states:
+        if game.is_terminal or not any(game.tiles):
+            continue
+        other = shuffle_board_values(game, np.random.default_rng(game.steps))
+        if not np.array_equal(other.legal_mask(), game.legal_mask()):
+            return False
+        for seat in range(game.num_players):
+            if not np.array_equal(other.observation(seat), game.observation(seat)):
+                return False
+            if renders and other.render_text(seat) != game.render_text(seat):
+                return False
+        if renders and not np.array_equal(draw(other), draw(game)):
+            return False
+    return True
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_memory_mode_observation_holds_no_board_values(num_players: int) -> None:
-    """In memory mode other values under the face-down tiles change no observation and no
-    mask before the end; with perfect recall they do (the check can fail)."""
-    for memory in (True, False):
-        changed = False
-        for game in trajectory(IsisOsirisState, 3, num_players=num_players, memory=memory)[:-1]:
-            if not any(game.tiles):
-                continue
-            other = shuffle_board_values(game, np.random.default_rng(game.steps))
-            for seat in range(num_players):
-                same = np.array_equal(other.observation(seat), game.observation(seat))
-                changed |= not same
-                if memory:
-                    assert same, f"memory mode leaks board values at step {game.steps}"
-                    assert np.array_equal(other.legal_mask(), game.legal_mask())
-        assert changed != memory
+    """In memory mode other values under the face-down tiles change no observation (every
+    channel: board, placing, counts, unseen multiset) and no mask before the end; with perfect
+    recall they do (the check can fail)."""
+    memory = trajectory(IsisOsirisState, 3, num_players=num_players, memory=True)
+    recall = trajectory(IsisOsirisState, 3, num_players=num_players, memory=False)
+    assert board_values_stay_hidden(memory)
+    assert not board_values_stay_hidden(recall)
+
+
+class LeaksInTheRender(IsisOsirisState):
+    """Broken on purpose: the players' text render shows the values of face-down tiles."""
+
+    def render_text(self, seat: int | None = None, *, show_values: bool = False) -> str:
+        return super().render_text(seat, show_values=True)
+
+
+def test_memory_mode_renders_hold_no_board_values() -> None:
+    """The ansi text and the RGB image of a memory-mode game show no face-down value; a
+    render that does is caught."""
+    states = trajectory(IsisOsirisState, 6, num_players=3, memory=True)
+    assert board_values_stay_hidden(states[::6], renders=True)
+    leaky = trajectory(LeaksInTheRender, 6, num_players=3, memory=True)
+    assert board_values_stay_hidden(leaky[::6])
+    assert not board_values_stay_hidden(leaky[::6], renders=True)
+
+
+class LeaksBoardMultiset(IsisOsirisState):
+    """Broken on purpose: in memory mode 'unseen' counts the values still in the stacks and the
+    box (the perfect-recall count), which gives away the multiset of the face-down tiles."""
+
+    def observation(self, seat: int) -> np.ndarray:
+        out = super().observation(seat).reshape(36, -1)
+        lay = layout(self.num_players)
+        counts = Counter([v for s in self.stacks for v in s] + self.unused)
+        out[:, lay.unseen : lay.unseen + 8] = 0
+        for k, v in enumerate(TILE_VALUES):
+            out[: counts[v], lay.unseen + k] = 1
+        return out.reshape(6, 6, -1)
+
+
+def test_the_memory_check_catches_a_leaking_unseen_count() -> None:
+    """Counting 'not yet seen' as 'still in the stacks and box' leaks board values in memory
+    mode (mix minus that count minus the tile in hand is the multiset of the board tiles)."""
+    states = trajectory(LeaksBoardMultiset, 3, num_players=2, memory=True)
+    assert all(views_survive_resampling(game, draws=1) for game in states[::5])
+    assert not board_values_stay_hidden(states)
 
 
 def test_memory_mode_shows_the_tile_being_placed_to_everybody() -> None:

@@ -263,6 +263,69 @@ def test_action_ids_and_square_helpers() -> None:
         game.action_to_coord(72)
 
 
+def test_action_to_string_rejects_bad_ids() -> None:
+    """Names are given for ids 0-72 only; anything else is a ValueError, not a wrong name."""
+    game = IsisOsirisState.new(seed=0)
+    assert game.action_to_string(np.int64(72)) == "reveal"
+    assert [game.action_to_string(a) for a in (0, 35, 36, 71)] == [
+        "stone a1",
+        "stone f6",
+        "tile a1",
+        "tile f6",
+    ]
+    for bad in (-1, 73, 100, 72.0, True, "3"):
+        with pytest.raises(ValueError, match="action id"):
+            game.action_to_string(bad)  # type: ignore[arg-type]
+
+
+class Annotated(IsisOsirisState):
+    """A subclass, to check that ``clone`` keeps the type."""
+
+
+@pytest.mark.parametrize("memory", [False, True])
+def test_clone_is_independent_and_keeps_the_subclass(memory: bool) -> None:
+    """``clone`` is ``type(self)`` and shares no mutable field or cache with the original:
+    playing the clone to the end changes no field, observation, mask or count of the original,
+    which then plays the same moves to the same observations; a finished clone's result and
+    returns are its own."""
+    rng = np.random.default_rng(0)
+    game = Annotated.new(seed=1, num_players=3, memory=memory)
+    for _ in range(9):
+        game.apply(REVEAL if game.phase == TURN else int(rng.choice(game.legal_actions())))
+    assert game.phase == PLACE  # a tile in hand: every kind of field is in use
+    before = game.to_json()
+    views = [game.observation(s) for s in range(3)]
+    mask, unseen = game.legal_mask(), game.unseen_counts()
+    clone = game.clone()
+    assert type(clone) is Annotated and clone == game
+    probe = game.clone()
+    probe.unused.append(4)
+    probe.rng.random()
+    assert game.to_json() == before
+    trace = []
+    while not clone.is_terminal:  # tile-heavy, so that stacks run out (forced stones)
+        legal = clone.legal_actions()
+        action = REVEAL if REVEAL in legal and rng.random() < 0.7 else int(rng.choice(legal))
+        clone.apply(action)
+        trace.append((action, [clone.observation(s) for s in range(3)], clone.legal_mask()))
+    assert game.to_json() == before and not game.is_terminal
+    assert all(np.array_equal(game.observation(s), views[s]) for s in range(3))
+    assert np.array_equal(game.legal_mask(), mask) and game.unseen_counts() == unseen
+    assert game.returns().tolist() == [0.0] * 3 and game.result_info() == {}
+    for action, obs, legal in trace:  # the original plays on like its clone did
+        game.apply(action)
+        assert all(np.array_equal(game.observation(s), obs[s]) for s in range(3))
+        assert np.array_equal(game.legal_mask(), legal)
+    assert game == clone and game.result_info() == clone.result_info()
+    assert not any(game.stacks)  # the forced-stone mask was used
+    result, returns = game.result_info(), game.returns()
+    done = game.clone()
+    done._result["scores"].append(99)
+    done._result["winners"].append(99)
+    done._returns[:] = 7.0
+    assert game.result_info() == result and np.array_equal(game.returns(), returns)
+
+
 @pytest.mark.parametrize("action", [-1, 73, 1.5, "3", None, True])
 def test_malformed_actions_are_rejected_without_change(action: object) -> None:
     """Ids out of range or of the wrong type raise IllegalActionError; the state is kept."""

@@ -72,7 +72,9 @@ def test_infos_at_the_end_hold_scores_and_winners(reward: str) -> None:
 
 
 def test_ansi_render_marks_stones_values_and_eyes() -> None:
-    """Stones by seat letter, tile values with perfect recall, the eye in memory mode."""
+    """Stones by seat letter, tile values with perfect recall; in memory mode the render is the
+    viewer's side: the tile just placed shows its value to the others until they act, and the
+    eye to its owner (``render()`` is the view of the agent to move)."""
     for memory in (False, True):
         env = make("isis_osiris_v0", render_mode="ansi", memory=memory)
         env.reset(seed=0)
@@ -81,10 +83,15 @@ def test_ansi_render_marks_stones_values_and_eyes() -> None:
         value = env.game.in_hand
         assert f"placing a {value:+d} tile" in env.render()
         env.step(36 + 1)  # ... and place it on b1
-        text = env.render()
-        first_row = text.splitlines()[1].split()
-        assert first_row[:3] == ["1", "A", "()" if memory else f"{value:+d}"]
+        text = env.render()  # seat 0 to move: it witnessed the reveal
+        assert text.splitlines()[1].split()[:3] == ["1", "A", f"{value:+d}"]
         assert "player_0: stones 7, tiles 11  <- to move" in text
+        owner = env.game.render_text(1).splitlines()[1].split()
+        assert owner[:3] == ["1", "A", "()" if memory else f"{value:+d}"]
+        env.step(2)  # seat 0: stone on c1; now it has acted since the reveal
+        after = env.game.render_text(0).splitlines()[1].split()
+        assert after[:4] == ["1", "A", "()" if memory else f"{value:+d}", "A"]
+        assert env.render() == env.game.render_text(1)  # seat 1 to move
         assert f"{value:+d}" in env.game.render_text(show_values=True).splitlines()[1]
 
 
@@ -108,36 +115,59 @@ def test_square_helpers_are_offered_by_the_env() -> None:
     assert env.reveal_action == 72 and env.action_to_coord(51) == (2, 3)
 
 
-def test_memory_mode_reveals_reach_every_agent_only_through_observe() -> None:
-    """Memory mode in the AEC loop (the documented caveat): ``last()`` on an agent's own turns
-    shows only its own reveals; ``observe(agent)`` for every agent after every step shows all."""
-    env = isis_osiris_v0.env(num_players=3, memory=True)
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_memory_mode_reveals_reach_every_agent_only_through_observe(num_players: int) -> None:
+    """Memory mode in a plain AEC loop reading only ``last()`` (the Decision *Memory mode:
+    every reveal is seen by every agent once*): an agent sees its own reveals in the
+    ``placing_<v>`` planes while placing them, and every other agent's tile face up on the
+    board exactly once, at its next turn; its own tiles never show face up before the end."""
+    env = isis_osiris_v0.env(num_players=num_players, memory=True)
     env.reset(seed=3)
-    placing = layout(3).placing
+    lay = layout(num_players)
     rng = np.random.default_rng(3)
-    own_turns: dict[str, list[int]] = {a: [] for a in env.possible_agents}
-    watched: dict[str, list[int]] = {a: [] for a in env.possible_agents}
-    revealed: dict[str, list[int]] = {a: [] for a in env.possible_agents}
+    agents = env.possible_agents
+    placed_by: dict[int, str] = {}  # square -> agent that placed the tile there
+    placed_value: dict[int, int] = {}
+    own_reveals: dict[str, list[int]] = {a: [] for a in agents}
+    seen_placing: dict[str, list[int]] = {a: [] for a in agents}
+    seen_board: dict[str, list[tuple[int, int]]] = {a: [] for a in agents}
+    due: dict[str, set[int]] = {a: set() for a in agents}  # others' tiles placed since my turn
+    checked = 0
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)
             continue
-        planes = obs["observation"][0, 0, placing : placing + 8]
-        if planes.any():
-            own_turns[agent].append(int(np.flatnonzero(planes)[0]))
+        planes = obs["observation"].reshape(36, -1)
+        placing = planes[0, lay.placing : lay.placing + 8]
+        if placing.any():
+            seen_placing[agent].append(TILE_VALUES[int(np.flatnonzero(placing)[0])])
+        shown = planes[:, lay.tile_value : lay.tile_value + 8]
+        face_up = {
+            int(sq): TILE_VALUES[int(np.flatnonzero(shown[sq])[0])]
+            for sq in np.flatnonzero(shown.any(axis=1))
+        }
+        assert set(face_up) == due[agent], "exactly the tiles placed since this agent's last step"
+        assert all(placed_by[sq] != agent for sq in face_up)
+        seen_board[agent] += [(sq, v) for sq, v in face_up.items()]
+        checked += len(face_up)
+        due[agent] = set()
         legal = np.flatnonzero(obs["action_mask"])
-        action = 72 if 72 in legal and rng.random() < 0.5 else int(rng.choice(legal))
+        action = 72 if 72 in legal and rng.random() < 0.6 else int(rng.choice(legal))
         env.step(action)
         if action == 72:
-            revealed[agent].append(env.game.in_hand)
-        for other in env.possible_agents:
-            seen = env.observe(other)["observation"][0, 0, placing : placing + 8]
-            if seen.any():
-                watched[other].append(int(np.flatnonzero(seen)[0]))
-    values = TILE_VALUES
-    every = sorted(v for a in env.possible_agents for v in revealed[a])
-    assert len(every) > 5
-    for agent in env.possible_agents:
-        assert [values[k] for k in own_turns[agent]] == revealed[agent]
-        assert sorted(values[k] for k in watched[agent]) == every
+            own_reveals[agent].append(env.game.in_hand)
+        elif 36 <= action < 72:
+            sq = action - 36
+            placed_by[sq], placed_value[sq] = agent, env.game.tiles[sq]
+            for other in agents:
+                if other != agent:
+                    due[other].add(sq)
+    assert checked > 5
+    for agent in agents:
+        assert seen_placing[agent] == own_reveals[agent]
+        sightings = [sq for sq, _ in seen_board[agent]]
+        assert len(sightings) == len(set(sightings)), "a reveal was shown twice"
+        assert all(placed_value[sq] == v for sq, v in seen_board[agent])
+        # every other agent's tile was seen, except those placed after this agent's last turn
+        assert set(sightings) | due[agent] == {sq for sq, a in placed_by.items() if a != agent}

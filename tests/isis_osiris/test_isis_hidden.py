@@ -141,11 +141,18 @@ def test_the_check_catches_a_leaking_encoding(leaky: type, num_players: int) -> 
     assert not all(views_survive_resampling(game) for game in states)
 
 
-# ---- memory mode --------------------------------------------------------------------------------
-def shuffle_board_values(game: IsisOsirisState, rng: np.random.Generator) -> IsisOsirisState:
-    """Return a copy whose face-down board tiles hold other values (swapped with hidden ones)."""
+# ---- memory mode ----------------------------------------------------------------------------
+def hidden_from(game: IsisOsirisState, seat: int) -> list[int]:
+    """Return the board squares whose tile ``seat`` has not witnessed: placed at or before its
+    last step (the memory-mode rule, computed from the fields whatever the mode)."""
+    return [sq for sq in range(36) if game.tiles[sq] and game.placed_at[sq] <= game.acted_at[seat]]
+
+
+def shuffle_board_values(
+    game: IsisOsirisState, rng: np.random.Generator, squares: list[int]
+) -> IsisOsirisState:
+    """Return a copy whose tiles on ``squares`` hold other values (swapped with hidden ones)."""
     other = game.clone()
-    squares = [sq for sq in range(36) if other.tiles[sq]]
     pool = [other.tiles[sq] for sq in squares] + [v for s in other.stacks for v in s]
     pool += other.unused
     order = rng.permutation(len(pool))
@@ -159,33 +166,75 @@ def shuffle_board_values(game: IsisOsirisState, rng: np.random.Generator) -> Isi
 
 
 def board_values_stay_hidden(states: list[IsisOsirisState], renders: bool = False) -> bool:
-    """Return whether other values under the board tiles change no observation, mask (and,
-    with ``renders``, no text render or image) along ``states`` before the end."""
+    """Return whether, for every seat, other values under the tiles it has not witnessed
+    change none of its observation, the mask (and, with ``renders``, its text render and
+    image) along ``states`` before the end."""
     for game in states:
-        if game.is_terminal or not any(game.tiles):
+        if game.is_terminal:
             continue
-        other = shuffle_board_values(game, np.random.default_rng(game.steps))
-        if not np.array_equal(other.legal_mask(), game.legal_mask()):
-            return False
         for seat in range(game.num_players):
+            squares = hidden_from(game, seat)
+            if not squares:
+                continue
+            other = shuffle_board_values(game, np.random.default_rng(game.steps), squares)
+            if not np.array_equal(other.legal_mask(), game.legal_mask()):
+                return False
             if not np.array_equal(other.observation(seat), game.observation(seat)):
                 return False
             if renders and other.render_text(seat) != game.render_text(seat):
                 return False
-        if renders and not np.array_equal(draw(other), draw(game)):
-            return False
+            if renders and not np.array_equal(draw(other, seat), draw(game, seat)):
+                return False
     return True
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_memory_mode_observation_holds_no_board_values(num_players: int) -> None:
-    """In memory mode other values under the face-down tiles change no observation (every
-    channel: board, placing, counts, unseen multiset) and no mask before the end; with perfect
-    recall they do (the check can fail)."""
+    """In memory mode other values under the tiles a seat has not witnessed (its own, and the
+    others' once it has acted) change none of its observation (every channel: board, placing,
+    counts, unseen multiset) and no mask before the end; with perfect recall they do (the
+    check can fail)."""
     memory = trajectory(IsisOsirisState, 3, num_players=num_players, memory=True)
     recall = trajectory(IsisOsirisState, 3, num_players=num_players, memory=False)
     assert board_values_stay_hidden(memory)
     assert not board_values_stay_hidden(recall)
+
+
+class LeaksOwnTile(IsisOsirisState):
+    """Broken on purpose (an off-by-one): a seat keeps seeing the tile it placed at its own
+    last step, i.e. a tile shows face up while ``placed_at >= acted_at`` instead of ``>``."""
+
+    def observation(self, seat: int) -> np.ndarray:
+        out = super().observation(seat).reshape(36, -1)
+        lay = layout(self.num_players)
+        if self.params.memory and not self.is_terminal:
+            for sq, value in enumerate(self.tiles):
+                if value and self.placed_at[sq] == self.acted_at[seat]:
+                    out[sq, lay.face_down] = 0
+                    out[sq, lay.tile_value + VALUE_INDEX[value + 4]] = 1
+        return out.reshape(6, 6, -1)
+
+
+class KeepsTilesTooLong(IsisOsirisState):
+    """Broken on purpose: a tile stays face up for two rounds after it is placed, whoever has
+    acted since (a memory the variant must not hand out)."""
+
+    def observation(self, seat: int) -> np.ndarray:
+        out = super().observation(seat).reshape(36, -1)
+        lay = layout(self.num_players)
+        if self.params.memory and not self.is_terminal:
+            for sq, value in enumerate(self.tiles):
+                if value and self.steps - self.placed_at[sq] < 2 * self.num_players:
+                    out[sq, lay.face_down] = 0
+                    out[sq, lay.tile_value + VALUE_INDEX[value + 4]] = 1
+        return out.reshape(6, 6, -1)
+
+
+@pytest.mark.parametrize("leaky", [LeaksOwnTile, KeepsTilesTooLong])
+def test_the_memory_check_catches_tiles_shown_too_long(leaky: type) -> None:
+    """Showing a seat its own placed tile, or a witnessed tile after it has acted, is caught."""
+    states = trajectory(leaky, 3, num_players=3, memory=True)
+    assert not board_values_stay_hidden(states)
 
 
 class LeaksInTheRender(IsisOsirisState):
@@ -200,6 +249,10 @@ def test_memory_mode_renders_hold_no_board_values() -> None:
     render that does is caught."""
     states = trajectory(IsisOsirisState, 6, num_players=3, memory=True)
     assert board_values_stay_hidden(states[::6], renders=True)
+    for game in states[:-1]:  # render() and draw() without a seat: the seat to move
+        mover = game.current_player
+        assert game.render_text() == game.render_text(mover)
+        assert np.array_equal(draw(game), draw(game, mover))
     leaky = trajectory(LeaksInTheRender, 6, num_players=3, memory=True)
     assert board_values_stay_hidden(leaky[::6])
     assert not board_values_stay_hidden(leaky[::6], renders=True)
@@ -228,21 +281,29 @@ def test_the_memory_check_catches_a_leaking_unseen_count() -> None:
 
 
 def test_memory_mode_shows_the_tile_being_placed_to_everybody() -> None:
-    """The revealed tile is visible to all seats while it is being placed."""
+    """The revealed tile is visible to all seats while it is being placed; once placed it is
+    face down for its owner and face up for the others until each of them acts."""
     game = IsisOsirisState.new(seed=2, num_players=3, memory=True)
     game.apply(REVEAL)
     lay = layout(3)
-    k = VALUE_INDEX[game.in_hand + 4]
+    value = game.in_hand
+    k = VALUE_INDEX[value + 4]
     for seat in range(3):
         obs = game.observation(seat)
         assert obs[:, :, lay.placing + k].all()
         assert obs[:, :, lay.placing : lay.placing + 8].sum() == 36
-    game.apply(36 + 14)
+    game.apply(36 + 14)  # seat 0 puts it on c3
     for seat in range(3):
         obs = game.observation(seat)
         assert obs[:, :, lay.placing : lay.placing + 8].sum() == 0
-        assert obs[2, 2, lay.face_down] == 1
-        assert obs[:, :, lay.tile_value : lay.tile_value + 8].sum() == 0
+        assert obs[2, 2, lay.face_down] == (seat == 0)
+        assert obs[:, :, lay.tile_value : lay.tile_value + 8].sum() == (seat != 0)
+        assert obs[2, 2, lay.tile_value + k] == (seat != 0)
+    game.apply(0)  # seat 1 acts: c3 turns face down for it, seat 2 still sees it
+    assert [game.observation(s)[2, 2, lay.tile_value + k] for s in range(3)] == [0, 0, 1]
+    game.apply(REVEAL)  # seat 2 acts (a reveal is a step too): face down for everybody
+    assert [game.observation(s)[2, 2, lay.face_down] for s in range(3)] == [1, 1, 1]
+    assert "()" in game.render_text(2) and f"{value:+d}" not in game.render_text(2).split("\n")[3]
 
 
 def test_memory_mode_turns_every_tile_face_up_at_the_end() -> None:

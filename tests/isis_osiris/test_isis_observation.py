@@ -80,24 +80,59 @@ def test_planes_are_egocentric_and_squares_exclusive(num_players: int) -> None:
 
 @pytest.mark.parametrize("memory", [False, True])
 def test_unseen_counts_per_memory_mode(memory: bool) -> None:
-    """Perfect recall: the mix minus board tiles and the tile in hand (= stacks + box).
-    Memory mode: the mix minus only the tile in hand."""
+    """For every seat: the mix minus the board tiles its observation shows face up minus the
+    tile in hand. Perfect recall: that is every board tile (= the stacks + the box)."""
     lay = layout(3)
     for game in random_states(3, memory, 2)[:-1]:
-        obs = game.observation(1).reshape(36, -1)
-        counts = [bar(obs[:, lay.unseen + k]) for k in range(8)]
-        expected = dict(TILE_MIX)
-        if not memory:
-            for v in game.tiles:
-                if v:
+        for seat in range(3):
+            obs = game.observation(seat).reshape(36, -1)
+            counts = [bar(obs[:, lay.unseen + k]) for k in range(8)]
+            expected = dict(TILE_MIX)
+            for sq, v in enumerate(game.tiles):
+                if v and obs[sq, lay.tile_value + TILE_VALUES.index(v)]:
                     expected[v] -= 1
-        if game.in_hand:
-            expected[game.in_hand] -= 1
-        assert counts == [expected[v] for v in TILE_VALUES]
-        assert game.unseen_counts() == {v: expected[v] for v in sorted(TILE_MIX)}
-        if not memory:
-            hidden = [v for s in game.stacks for v in s] + game.unused
-            assert counts == [hidden.count(v) for v in TILE_VALUES]
+            if game.in_hand:
+                expected[game.in_hand] -= 1
+            assert counts == [expected[v] for v in TILE_VALUES]
+            assert game.unseen_counts(seat) == {v: expected[v] for v in sorted(TILE_MIX)}
+            if not memory:
+                hidden = [v for s in game.stacks for v in s] + game.unused
+                assert counts == [hidden.count(v) for v in TILE_VALUES]
+        mover = max(game.current_player, 0)
+        assert game.unseen_counts() == game.unseen_counts(mover)
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_memory_mode_face_up_tiles_are_those_placed_since_the_seats_last_step(
+    num_players: int,
+) -> None:
+    """Decision *Memory mode: every reveal is seen by every agent once*, against an independent
+    book-keeping of the play: each seat's observation shows face up exactly the tiles the other
+    seats placed since its own last step (none after it acts), and every tile at the end."""
+    lay = layout(num_players)
+    for seed in range(3):
+        game = IsisOsirisState.new(seed=seed, num_players=num_players, memory=True)
+        rng = np.random.default_rng(seed)
+        due: list[set[int]] = [set() for _ in range(num_players)]
+        while not game.is_terminal:
+            seat = game.current_player
+            legal = game.legal_actions()
+            action = REVEAL if REVEAL in legal and rng.random() < 0.5 else int(rng.choice(legal))
+            game.apply(action)
+            due[seat] = set()
+            if 36 <= action < REVEAL:
+                for other in range(num_players):
+                    if other != seat:
+                        due[other].add(action - 36)
+            for viewer in range(num_players):
+                obs = game.observation(viewer).reshape(36, -1)
+                shown = obs[:, lay.tile_value : lay.tile_value + 8]
+                if game.is_terminal:
+                    assert shown.sum() == sum(1 for v in game.tiles if v)
+                    continue
+                assert set(np.flatnonzero(shown.any(axis=1)).tolist()) == due[viewer]
+                for sq in due[viewer]:
+                    assert shown[sq, TILE_VALUES.index(game.tiles[sq])] == 1
 
 
 def test_placing_planes_show_the_revealed_value_to_every_seat() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import numpy as np
@@ -358,3 +359,26 @@ def test_from_position_with_a_tile_in_hand() -> None:
     assert len(game.stacks[1]) == 10 and game.legal_actions() == list(range(37, 72))
     with pytest.raises(ValueError, match="in_hand"):
         IsisOsirisState.from_position(["+4 . . . . .", *EMPTY[:5]], in_hand=4)
+
+
+def test_memory_record_survives_json_clone_and_counts_in_equality() -> None:
+    """``placed_at`` (step of each tile's placement) and ``acted_at`` (step of each seat's last
+    action) are state: JSON and ``clone`` keep them (so every seat's memory-mode view), they
+    take part in equality, and a record of the wrong size is refused."""
+    game = IsisOsirisState.new(seed=4, num_players=3, memory=True)
+    for action in (0, REVEAL, TILE_BASE + 7, REVEAL, TILE_BASE + 8):
+        game.apply(action)  # seat 0 stone, seat 1 tile on b2, seat 2 tile on c2
+    assert game.acted_at == [1, 3, 5] and game.placed_at[7:9] == [3, 5]
+    for copy in (IsisOsirisState.from_json(game.to_json()), game.clone()):
+        assert copy == game and (copy.placed_at, copy.acted_at) == (game.placed_at, game.acted_at)
+        for seat in range(3):
+            assert np.array_equal(copy.observation(seat), game.observation(seat))
+            assert copy.render_text(seat) == game.render_text(seat)
+            assert copy.unseen_counts(seat) == game.unseen_counts(seat)
+    other = game.clone()
+    other.acted_at[0] = 6  # as if seat 0 had acted after the last reveal: another view
+    assert other != game
+    data = json.loads(game.to_json())
+    data["state"]["placed_at"] = data["state"]["placed_at"][:35]
+    with pytest.raises(InvalidParameterError, match="placed_at"):
+        IsisOsirisState.from_json(json.dumps(data))

@@ -1,17 +1,17 @@
 """Isis & Osiris as an RGB image (numpy only): ``render_mode="rgb_array"`` uses :func:`draw`.
 
 The 6x6 board on top: stones are discs in their seat's color, tiles are green (positive) or
-red (negative) squares with one pip per point, and in memory mode, until the game is over,
-tiles lie face down showing the eye. Below, one row per seat: its color, a dot per stone
-left, a bar per tile left in its stack; the seat to move has a marker, and a tile being
-placed is drawn at the end of its row. Stacks and the box are never shown.
+red (negative) squares with one pip per point; in memory mode a tile the viewer's observation
+shows face down (see ``observation.shows_value``) shows the eye. Below, one row per seat: its
+color, a dot per stone left, a bar per tile left in its stack; the seat to move has a marker,
+and a tile being placed is drawn at the end of its row. Stacks and the box are never shown.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from tabletop_envs.games.isis_osiris.observation import shows_face_down
+from tabletop_envs.games.isis_osiris.observation import shows_value
 from tabletop_envs.games.isis_osiris.rules import PLACE, IsisOsirisState
 from tabletop_envs.games.isis_osiris.tables import COLS, ROWS
 from tabletop_envs.render.raster import Color, canvas, fill_circle, fill_polygon, fill_rect
@@ -65,14 +65,17 @@ def _tile(img: np.ndarray, x: float, y: float, side: float, value: int | None) -
         fill_rect(img, x + side * 0.2, y + side * 0.06, x + side * 0.8, y + side * 0.12, PIP)
 
 
-def draw(state: IsisOsirisState) -> np.ndarray:
-    """Return the position as an ``(H, W, 3)`` uint8 image."""
+def draw(state: IsisOsirisState, seat: int | None = None) -> np.ndarray:
+    """Return ``seat``'s view of the position as an ``(H, W, 3)`` uint8 image.
+
+    ``seat=None`` is the seat to move (what ``env.render()`` shows), like ``render_text``.
+    """
+    viewer = state._viewer(seat)
     n = state.num_players
     height, width = image_size(n)
     img = canvas(height, width, BACKGROUND)
     top = MARGIN
     fill_rect(img, MARGIN - 1, top - 1, MARGIN + COLS * CELL + 1, top + ROWS * CELL + 1, GRID)
-    face_down = shows_face_down(state)
     for row in range(ROWS):
         for col in range(COLS):
             x, y = MARGIN + col * CELL, top + row * CELL
@@ -84,7 +87,8 @@ def draw(state: IsisOsirisState) -> np.ndarray:
                     img, x + CELL / 2, y + CELL / 2, CELL * 0.32, SEAT_COLORS[state.owner[sq]]
                 )
             elif state.tiles[sq]:
-                _tile(img, x + 4, y + 4, CELL - 8, None if face_down else state.tiles[sq])
+                shown = shows_value(state, viewer, sq)
+                _tile(img, x + 4, y + 4, CELL - 8, state.tiles[sq] if shown else None)
     y0 = top + ROWS * CELL + MARGIN
     for seat in range(n):
         y = y0 + seat * ROW_HEIGHT

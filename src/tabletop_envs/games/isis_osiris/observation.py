@@ -44,8 +44,8 @@ def channel_names(num_players: int) -> tuple[str, ...]:
 #: What each channel group means (used by the docs and the tests).
 CHANNEL_GROUPS: tuple[tuple[str, str], ...] = (
     ("stones_<rel>", "board: a stone of that seat on the square"),
-    ("tile_<v>", "board: a tile of value v, shown (perfect recall; memory mode once over)"),
-    ("tile_face_down", "board: a tile shown face down (memory mode, before the end)"),
+    ("tile_<v>", "board: a tile of value v, shown (memory mode: if witnessed, or at the end)"),
+    ("tile_face_down", "board: a tile shown face down (memory mode: not witnessed, not over)"),
     ("empty", "board: an empty square"),
     ("placing_<v>", "constant plane: the revealed tile being placed now has value v"),
     ("stones_left_<rel>", "count bar: stones that seat has left"),
@@ -90,26 +90,45 @@ def layout(num_players: int) -> Layout:
 
 
 def shows_face_down(state: IsisOsirisState) -> bool:
-    """Return whether board tiles are shown face down: memory mode until the game is over.
+    """Return whether board tiles can be shown face down: memory mode until the game is over.
 
     At the end every tile is turned face up (the rules), in both modes.
     """
     return state.params.memory and not state.is_terminal
 
 
-def unseen_counts(state: IsisOsirisState) -> list[int]:
-    """Return, per value of ``TILE_VALUES``, how many tiles an observation does not show face up.
+def witnessed(state: IsisOsirisState, seat: int, square: int) -> bool:
+    """Return whether the tile on ``square`` was placed after ``seat``'s last decision step.
 
-    Every reveal is public, so this is the same for every viewer. With perfect recall it is
-    the 22-tile mix minus the tiles on the board minus the tile being placed: exactly the
-    values still hidden in the stacks and the box. In memory mode board tiles are not shown,
-    so only the tile being placed is subtracted: the board's values cannot be inferred.
+    ``state.placed_at[square]`` and ``state.acted_at[seat]`` are step numbers (0: before the
+    first step), so this holds for the reveals ``seat`` watched while the others played, and
+    not for its own tiles (placed at its own last step) nor for any tile once it has acted.
+    """
+    return state.placed_at[square] > state.acted_at[seat]
+
+
+def shows_value(state: IsisOsirisState, seat: int, square: int) -> bool:
+    """Return whether ``seat``'s observation shows the value of the tile on ``square``.
+
+    Always with perfect recall and at the end; in memory mode only a witnessed tile (see
+    :func:`witnessed`), so an agent that observes on its own turns sees every reveal once.
+    """
+    return not shows_face_down(state) or witnessed(state, seat, square)
+
+
+def unseen_counts(state: IsisOsirisState, seat: int) -> list[int]:
+    """Return, per value of ``TILE_VALUES``, how many tiles ``seat``'s observation does not show
+    face up: the 22-tile mix minus the board tiles it shows minus the tile being placed.
+
+    With perfect recall (and at the end) that is exactly the values still hidden in the stacks
+    and the box, the same for every seat. In memory mode only the tiles the observation shows
+    face up are subtracted, so no face-down value can be inferred from the counts.
     """
     counts = [TILE_MIX[v] for v in TILE_VALUES]
-    if not shows_face_down(state):
-        for v in state.tiles:
-            if v:
-                counts[VALUE_INDEX[v + 4]] -= 1
+    all_shown = not shows_face_down(state)  # else: only the witnessed tiles (shows_value)
+    for sq, v in enumerate(state.tiles):
+        if v and (all_shown or witnessed(state, seat, sq)):
+            counts[VALUE_INDEX[v + 4]] -= 1
     if state.in_hand:
         counts[VALUE_INDEX[state.in_hand + 4]] -= 1
     return counts
@@ -120,16 +139,16 @@ def encode(state: IsisOsirisState, seat: int) -> np.ndarray:
     n = state.num_players
     lay = layout(n)
     out = np.zeros((NUM_SQUARES, len(lay.channels)), dtype=np.int8)
-    memory = shows_face_down(state)
+    all_shown = not shows_face_down(state)  # else: only the witnessed tiles (shows_value)
     for sq in range(NUM_SQUARES):
         owner, value = state.owner[sq], state.tiles[sq]
         if owner >= 0:
             out[sq, lay.stones + (owner - seat) % n] = 1
         elif value:
-            if memory:
-                out[sq, lay.face_down] = 1
-            else:
+            if all_shown or witnessed(state, seat, sq):
                 out[sq, lay.tile_value + VALUE_INDEX[value + 4]] = 1
+            else:
+                out[sq, lay.face_down] = 1
         else:
             out[sq, lay.empty] = 1
     if state.in_hand:
@@ -138,6 +157,6 @@ def encode(state: IsisOsirisState, seat: int) -> np.ndarray:
         rel = (other - seat) % n
         out[: state.stones_left[other], lay.stones_left + rel] = 1
         out[: len(state.stacks[other]), lay.tiles_left + rel] = 1
-    for k, count in enumerate(unseen_counts(state)):
+    for k, count in enumerate(unseen_counts(state, seat)):
         out[:count, lay.unseen + k] = 1
     return out

@@ -8,6 +8,10 @@ two steps of the same seat: reveal, then place that tile.
 Every seat's stack is dealt face down from the seeded shuffle at set-up; the unused tiles stay
 in the box unseen. Nothing about any stack order or the box reaches an observation; every
 revealed value is public. :meth:`IsisOsirisState.resample_hidden` redraws what nobody knows.
+
+Memory mode shows a board tile's value to a seat only while the seat has not acted since the
+tile was placed (``placed_at[square] > acted_at[seat]``, step numbers): every reveal reaches
+every seat's observation at its next decision step, then turns face down for it.
 """
 
 from __future__ import annotations
@@ -26,8 +30,9 @@ from tabletop_envs.core.rng import copy_rng, make_rng
 from tabletop_envs.games.isis_osiris.observation import (
     encode,
     layout,
-    shows_face_down,
+    shows_value,
     unseen_counts,
+    witnessed,
 )
 from tabletop_envs.games.isis_osiris.tables import (
     COLS,
@@ -100,6 +105,8 @@ class IsisOsirisState(GameState):
         self.stones_left = [stones] * n
         self.owner = [-1] * NUM_SQUARES
         self.tiles = [0] * NUM_SQUARES
+        self.placed_at = [0] * NUM_SQUARES
+        self.acted_at = [0] * n
         self.to_move = 0
         self.phase = TURN
         self.in_hand = 0
@@ -110,12 +117,20 @@ class IsisOsirisState(GameState):
         self._obs = start.obs.copy()
         self._views = tuple(self._obs.reshape(start.obs_grid_shape))
         self._flat = self._obs.reshape(-1)
-        self._unseen = list(start.unseen)
+        self._unseen = [list(u) for u in start.unseen]
+        self._fresh: list[list[int]] = [[] for _ in range(n)]
         self._mask_turn = start.mask_turn.copy()
         self._mask_stone = start.mask_stone.copy()
         self._mask_place = start.mask_place.copy()
         self._returns = np.zeros(n)
         self._result: dict[str, Any] = {}
+
+    def _witnessed(self, seat: int) -> list[int]:
+        """Return the squares shown face up to ``seat`` only because it witnessed them."""
+        if not self.params.memory:
+            return []
+        tiles = self.tiles
+        return [sq for sq in range(NUM_SQUARES) if tiles[sq] and witnessed(self, seat, sq)]
 
     def _derive(self) -> None:
         """Rebuild every cache (planes, masks, counts, result) from the state fields."""
@@ -125,7 +140,8 @@ class IsisOsirisState(GameState):
         self._obs = np.stack([encode(self, v) for v in range(n)])
         self._views = tuple(self._obs.reshape(n, ROWS, COLS, -1))
         self._flat = self._obs.reshape(-1)
-        self._unseen = unseen_counts(self)
+        self._unseen = [unseen_counts(self, v) for v in range(n)]
+        self._fresh = [self._witnessed(v) for v in range(n)]
         empty = np.array(
             [self.owner[sq] < 0 and not self.tiles[sq] for sq in range(NUM_SQUARES)],
             dtype=np.int8,
@@ -160,7 +176,8 @@ class IsisOsirisState(GameState):
         so the seat to move is ``filled % n`` and each seat's tiles played are its turns minus
         its stones; the tiles not on the board are shuffled with ``seed`` into the stacks and
         the box. ``in_hand`` (a value) starts a tile placement for the seat to move. A full
-        board is scored at once. Used by scenario tests.
+        board is scored at once. The board's tiles count as placed before every seat's last
+        step (memory mode shows them face down to everybody). Used by scenario tests.
         """
         params = IsisOsirisParams(num_players=num_players, memory=memory, reward=reward)
         n = params.num_players
@@ -221,6 +238,8 @@ class IsisOsirisState(GameState):
         state.in_hand = in_hand
         state.phase = OVER if filled == NUM_SQUARES else PLACE if in_hand else TURN
         state.steps = 0
+        state.placed_at = [0] * NUM_SQUARES
+        state.acted_at = [0] * n
         state._derive()
         return state
 
@@ -322,8 +341,11 @@ class IsisOsirisState(GameState):
             action = self._check_action_type(action)
         if not 0 <= action < NUM_ACTIONS or not self._legal()[action]:
             raise self._illegal(action, self._why_illegal(self._check_action_type(action)))
-        self.steps += 1
+        steps = self.steps = self.steps + 1
         seat = self.to_move
+        self.acted_at[seat] = steps
+        if self._fresh[seat]:  # memory mode: what it witnessed turns face down for it
+            self._forget(seat)
         f = self._flat
         k = self._k
         c = k.channels
@@ -334,13 +356,13 @@ class IsisOsirisState(GameState):
             self.phase = PLACE
             vi = VALUE_INDEX[value + 4]
             f[k.placing + vi :: c] = 1  # a constant plane, every viewer
-            left = self._unseen[vi] - 1
-            self._unseen[vi] = left
-            unseen = k.unseen + vi + left * c
+            unseen = k.unseen + vi
             bar = len(stack) * c
-            for tiles_left, view in k.reveal[seat]:
+            for (tiles_left, view), counts in zip(k.reveal[seat], self._unseen, strict=True):
                 f[tiles_left + bar] = 0
-                f[view + unseen] = 0
+                left = counts[vi] - 1
+                counts[vi] = left
+                f[view + unseen + left * c] = 0
             return
         if action < TILE_BASE:
             sq = action
@@ -357,18 +379,28 @@ class IsisOsirisState(GameState):
             sq = action - TILE_BASE
             value = self.in_hand
             self.tiles[sq] = value
+            self.placed_at[sq] = steps
             self.in_hand = 0
             vi = VALUE_INDEX[value + 4]
             f[k.placing + vi :: c] = 0
             at = sq * c
             if self.params.memory:
-                left = self._unseen[vi]
-                self._unseen[vi] = left + 1
-                unseen = k.unseen + vi + left * c
-                for view in k.views:
-                    f[view + k.face_down + at] = 1
-                    f[view + k.empty + at] = 0
-                    f[view + unseen] = 1
+                # Face down for the placer (it has just acted); face up for every other seat
+                # until its next step: it witnessed the reveal. Their counts do not change
+                # (the tile in hand becomes a tile shown on the board).
+                tile = k.tile_value + vi + at
+                empty = k.empty + at
+                for viewer, view in enumerate(k.views):
+                    f[view + empty] = 0
+                    if viewer == seat:
+                        counts = self._unseen[seat]
+                        left = counts[vi]
+                        counts[vi] = left + 1
+                        f[view + k.face_down + at] = 1
+                        f[view + k.unseen + vi + left * c] = 1
+                    else:
+                        f[view + tile] = 1
+                        self._fresh[viewer].append(sq)
             else:
                 tile = k.tile_value + vi + at
                 empty = k.empty + at
@@ -384,10 +416,29 @@ class IsisOsirisState(GameState):
             self._score()
             if self.params.memory:  # the end turns every tile face up
                 self._obs[:] = [encode(self, v) for v in range(k.num_players)]
-                self._unseen = unseen_counts(self)
+                counts = unseen_counts(self, 0)  # the same for every seat now
+                self._unseen = [counts.copy() for _ in range(k.num_players)]
         else:
             self.phase = TURN
             self.to_move = seat + 1 if seat + 1 < k.num_players else 0
+
+    def _forget(self, seat: int) -> None:
+        """Turn the tiles ``seat`` witnessed face down in its planes (it has acted since)."""
+        k = self._k
+        c = k.channels
+        f = self._flat
+        view = k.views[seat]
+        counts = self._unseen[seat]
+        tiles = self.tiles
+        for sq in self._fresh[seat]:
+            vi = VALUE_INDEX[tiles[sq] + 4]
+            at = view + sq * c
+            f[at + k.tile_value + vi] = 0
+            f[at + k.face_down] = 1
+            left = counts[vi]
+            counts[vi] = left + 1
+            f[view + k.unseen + vi + left * c] = 1
+        self._fresh[seat] = []
 
     def scores(self) -> list[int]:
         """Return each seat's score on the board as it stands (final once the game is over).
@@ -443,19 +494,31 @@ class IsisOsirisState(GameState):
         """Return the ``(6, 6, C)`` int8 planes seen by ``seat`` (see ``observation.py``)."""
         return self._views[seat].copy()
 
-    def unseen_counts(self) -> dict[int, int]:
-        """Return ``{value: count}`` of the tiles observations do not show face up."""
-        return {v: self._unseen[VALUE_INDEX[v + 4]] for v in sorted(TILE_MIX)}
+    def unseen_counts(self, seat: int | None = None) -> dict[int, int]:
+        """Return ``{value: count}`` of the tiles ``seat``'s observation does not show face up.
+
+        ``seat=None`` is the seat to move (seat 0 once the game is over, when every seat's
+        counts are the same). With perfect recall every seat's counts are the same.
+        """
+        viewer = self._viewer(seat)
+        return {v: self._unseen[viewer][VALUE_INDEX[v + 4]] for v in sorted(TILE_MIX)}
+
+    def _viewer(self, seat: int | None) -> int:
+        """Return ``seat`` checked, or the seat to move for ``None`` (0 once the game is over)."""
+        if seat is None:
+            return max(self.current_player, 0)
+        check_int_range("seat", seat, 0, self.params.num_players - 1)
+        return seat
 
     def render_text(self, seat: int | None = None, *, show_values: bool = False) -> str:
-        """Return the board: stones ``A``-``D`` by seat, tile values, ``()`` for face-down tiles.
+        """Return ``seat``'s board: stones ``A``-``D`` by seat, tile values, ``()`` face down.
 
-        Every seat sees the same board; in memory mode tiles show the eye until the game is
-        over, unless ``show_values`` (a spectator's debugging view). Stacks are never shown.
+        A tile shows its value exactly when ``seat``'s observation does (in memory mode a tile
+        it witnessed, until it acts; every tile once the game is over), else the eye.
+        ``seat=None`` is the seat to move (what ``env.render()`` shows); ``show_values`` shows
+        every value (a spectator's debugging view). Stacks are never shown.
         """
-        if seat is not None:
-            check_int_range("seat", seat, 0, self.params.num_players - 1)
-        hide = shows_face_down(self) and not show_values
+        viewer = self._viewer(seat)
         lines = ["    " + "  ".join("abcdef")]
         for row in range(ROWS):
             cells = []
@@ -464,7 +527,8 @@ class IsisOsirisState(GameState):
                 if self.owner[sq] >= 0:
                     cells.append(f" {STONE_LETTERS[self.owner[sq]]}")
                 elif self.tiles[sq]:
-                    cells.append(EYE if hide else f"{self.tiles[sq]:+d}")
+                    shown = show_values or shows_value(self, viewer, sq)
+                    cells.append(f"{self.tiles[sq]:+d}" if shown else EYE)
                 else:
                     cells.append(" .")
             lines.append(f"{row + 1:2d}  " + " ".join(cells))
@@ -513,7 +577,10 @@ class IsisOsirisState(GameState):
         new.stones_left = self.stones_left.copy()
         new.owner = self.owner.copy()
         new.tiles = self.tiles.copy()
-        new._unseen = self._unseen.copy()
+        new.placed_at = self.placed_at.copy()
+        new.acted_at = self.acted_at.copy()
+        new._unseen = [u.copy() for u in self._unseen]
+        new._fresh = [w.copy() for w in self._fresh]
         new._obs = self._obs.copy()
         new._views = tuple(new._obs.reshape(len(self._views), *self._views[0].shape))
         new._flat = new._obs.reshape(-1)
@@ -529,6 +596,8 @@ class IsisOsirisState(GameState):
         return {
             "owner": list(self.owner),
             "tiles": list(self.tiles),
+            "placed_at": list(self.placed_at),
+            "acted_at": list(self.acted_at),
             "stacks": [list(s) for s in self.stacks],
             "unused": list(self.unused),
             "stones_left": list(self.stones_left),
@@ -541,6 +610,8 @@ class IsisOsirisState(GameState):
     def _load_state_dict(self, data: Mapping[str, Any]) -> None:
         self.owner = [int(v) for v in data["owner"]]
         self.tiles = [int(v) for v in data["tiles"]]
+        self.placed_at = [int(v) for v in data["placed_at"]]
+        self.acted_at = [int(v) for v in data["acted_at"]]
         self.stacks = [[int(v) for v in s] for s in data["stacks"]]
         self.unused = [int(v) for v in data["unused"]]
         self.stones_left = [int(v) for v in data["stones_left"]]
@@ -548,9 +619,15 @@ class IsisOsirisState(GameState):
         self.phase = int(data["phase"])
         self.in_hand = int(data["in_hand"])
         self.steps = int(data["steps"])
-        if len(self.stacks) != self.params.num_players:
+        n = self.params.num_players
+        if len(self.stacks) != n or len(self.acted_at) != n:
             raise InvalidParameterError(
-                f"state has {len(self.stacks)} stacks for {self.params.num_players} players"
+                f"state has {len(self.stacks)} stacks and {len(self.acted_at)} acted_at "
+                f"entries for {n} players"
+            )
+        if len(self.placed_at) != NUM_SQUARES:
+            raise InvalidParameterError(
+                f"state has {len(self.placed_at)} placed_at entries for {NUM_SQUARES} squares"
             )
         self._derive()
 
@@ -630,7 +707,7 @@ class _Start:
     offsets: _Offsets
     obs: np.ndarray
     obs_grid_shape: tuple[int, ...]
-    unseen: tuple[int, ...]
+    unseen: tuple[tuple[int, ...], ...]  # per viewer
     mask_turn: np.ndarray
     mask_stone: np.ndarray
     mask_place: np.ndarray
@@ -648,7 +725,7 @@ def _start_position(num_players: int, memory: bool) -> _Start:
         offsets=state._k,
         obs=state._obs,
         obs_grid_shape=(num_players, *state._views[0].shape),
-        unseen=tuple(state._unseen),
+        unseen=tuple(tuple(u) for u in state._unseen),
         mask_turn=state._mask_turn,
         mask_stone=state._mask_stone,
         mask_place=state._mask_place,

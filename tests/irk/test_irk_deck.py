@@ -34,6 +34,28 @@ def flowers(tile):
     return [k for k, c in enumerate(tile) if c != GRAY]
 
 
+#: The standard deck exactly as ``shared/rules/irk.md`` draws it (three columns of ten tiles).
+RULES_PICTURE = """
+G3 .  .     G2 R1 .      G1 Y* B1
+R3 .  .     R2 Y1 .      R1 P* G1
+Y3 .  .     Y2 P1 .      Y1 B* R1
+.  P3 .     P2 B1 .      P1 G* Y1
+.  B3 .     G1 B2 .      B1 R* P1
+.  G3 .     R1 G2 .      G1 P* R1
+.  R3 .     Y1 R2 .      R1 B* Y1
+.  Y3 .     Y2 .  P1     Y1 G* P1
+.  .  P3    B1 .  P2     P1 R* B1
+.  .  B3    .  G1 B2     B1 Y* G1
+"""
+
+
+def test_standard_deck_is_the_rules_picture_string_for_string():
+    rows = [line.split() for line in RULES_PICTURE.strip().splitlines()]
+    assert all(len(r) == 9 for r in rows)
+    columns = [[" ".join(r[3 * k : 3 * k + 3]) for r in rows] for k in range(3)]
+    assert tuple(columns[0] + columns[1] + columns[2]) == STANDARD_DECK
+
+
 def test_standard_deck_has_30_tiles_each_worth_3():
     assert len(TILES) == 30
     assert all(tile_value(t) == 3 for t in TILES)

@@ -108,3 +108,27 @@ def test_text_render_can_tint_squares_for_a_color_terminal():
     tinted = render(game, 0, colors=True)
     assert "\x1b[32m" in tinted and "\x1b[0m" in tinted
     assert re.sub(r"\x1b\[\d+m", "", tinted) == game.render_text(0)
+
+
+def test_the_real_position_of_the_docs_is_reproduced():
+    """docs/irk.md shows a position of ``IrkState.new(seed=0)``: replaying it gives that text."""
+    from pathlib import Path
+
+    from tabletop_envs.games.irk.rules import IrkState
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "irk.md").read_text()
+    shown = page.split("A real position", 1)[1].split("```\n", 2)[1]
+    game = IrkState.new(seed=0)
+    tile = {game.tile_label(t): t for t in range(game.deck_size)}
+    for action in (
+        tile["R1 B* Y1"],  # round 1 (bet): player_0
+        tile[". R3 ."],  # player_1
+        tile["Y3 . ."],  # round 2 (table): player_0 chooses
+        tile["Y1 R2 ."],  # player_1 chooses
+        game.placement_to_action(14, 18, "up"),  # player_0 places
+        game.placement_to_action(17, 13, "up"),  # player_1 places; the box passes
+    ):
+        game.apply(action)
+    game.apply(game.hands[1][0])  # round 3: player_1 (box holder) chooses in secret
+    lines = [line.rstrip() for line in game.render_text().splitlines()]
+    assert lines == shown.rstrip("\n").splitlines()

@@ -87,10 +87,12 @@ def test_plain_may_be_covered_by_anything(new):
 
 
 def test_gray_may_always_be_covered_without_mismatch():
-    # two mismatches elsewhere would be too many: the gray cover is free
-    assert can_place(PLAIN, "B2 Y3 R1", 1, 2, DOWN)[0]
-    # G1 on G1, Y3 on gray, B1 on P1: one mismatch
+    # any square may cover gray: a numbered flower, a star, a plain flower, gray
+    for square in ("B2", "R*", "Y1", "."):
+        assert can_place(PLAIN, f"{square} Y3 R1", 1, 2, DOWN)[0]
+    # G1 on G1, Y3 on gray, B1 on P1: the gray cover is free, so one mismatch in all
     assert can_place(PLAIN, "G1 Y3 B1", 1, 1, RIGHT)[0]
+    assert can_place(PLAIN, "G1 . B1", 1, 1, RIGHT)[0]  # gray on gray as well
 
 
 def test_at_most_one_mismatch():

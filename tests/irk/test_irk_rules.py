@@ -161,3 +161,26 @@ def test_json_round_trip_and_inconsistent_states_are_refused():
         with_state(game, hands=twice)
     with pytest.raises(ValueError, match="leaves the 13x13 table"):
         with_state(game, placements=[[-1, t, (12 * 13 + 12) * 4] for _, t, _ in game.placements])
+
+
+@pytest.mark.parametrize(("n", "size"), [(2, 31), (4, 6)])
+def test_a_cell_shows_the_top_most_square_and_counts_its_stack(n, size):
+    """Stacking, rebuilt independently from the list of placements at every step."""
+    from tabletop_envs.games.irk.placement import footprint
+
+    stacked = 0
+    for game in random_states(16, num_players=n, table_size=size):
+        stacks: dict[tuple[int, int], list[int]] = {}
+        for _seat, tile, placement in game.placements:  # in the order they were laid
+            cell, orientation = divmod(placement, 4)
+            for square, rc in zip(
+                game.tiles[tile], footprint(*divmod(cell, size), orientation), strict=True
+            ):
+                stacks.setdefault(rc, []).append(square)
+        for r in range(size):
+            for c in range(size):
+                stack = stacks.get((r, c), [])
+                assert game.visible[r * size + c] == (stack[-1] if stack else 0)
+                assert game.height[r * size + c] == len(stack)
+                stacked += len(stack) > 1
+    assert stacked > 0

@@ -2,7 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+
+def _walk(
+    members: set[int], neighbors: Sequence[Sequence[int]], seeds: Iterable[int]
+) -> Iterator[list[int]]:
+    """Yield each group of ``members`` (unsorted), in the order ``seeds`` first reach them."""
+    seen: set[int] = set()
+    for start in seeds:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack = [start]
+        group = []
+        while stack:
+            node = stack.pop()
+            group.append(node)
+            for nxt in neighbors[node]:
+                if nxt in members and nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        yield group
 
 
 def connected_components(
@@ -18,24 +39,7 @@ def connected_components(
     members = set(nodes)
     if joined is not None:
         members = {n for n in members if joined(n)}
-    seen: set[int] = set()
-    groups: list[list[int]] = []
-    for start in sorted(members):
-        if start in seen:
-            continue
-        seen.add(start)
-        stack = [start]
-        group = []
-        while stack:
-            node = stack.pop()
-            group.append(node)
-            for nxt in neighbors[node]:
-                if nxt in members and nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-        group.sort()
-        groups.append(group)
-    return groups
+    return [sorted(group) for group in _walk(members, neighbors, sorted(members))]
 
 
 def group_scores(
@@ -44,6 +48,8 @@ def group_scores(
     value: Callable[[int], float],
 ) -> list[float]:
     """Return the summed ``value`` of each connected group of ``nodes``, highest first."""
-    scores = [sum(value(n) for n in g) for g in connected_components(nodes, neighbors)]
+    members = set(nodes)
+    # the order groups are found in does not matter: the scores are sorted
+    scores = [sum(map(value, group)) for group in _walk(members, neighbors, members)]
     scores.sort(reverse=True)
     return scores

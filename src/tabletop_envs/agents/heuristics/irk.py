@@ -26,63 +26,11 @@ from tabletop_envs.games.irk.deck import (
     STAR,
 )
 from tabletop_envs.games.irk.rules import CHOOSE, ROUND_KINDS, IrkState
-from tabletop_envs.games.irk.scoring import majority_points
+from tabletop_envs.games.irk.scoring import cell_table_values, majority_points, pile_counts
 
 NUM_COLORS = len(COLORS)
 #: Placements per hand tile tried when choosing the tile of a table round (a random sample).
 CHOOSE_SAMPLE = 24
-
-
-def _pile_counts(game: IrkState) -> tuple[list[list[int]], list[list[int]]]:
-    """Return per seat, per color: summed flower values and stars of the score piles."""
-    counts, stars = [], []
-    for pile in game.piles:
-        c, s = [0] * NUM_COLORS, [0] * NUM_COLORS
-        for tile in pile:
-            for code in game.tiles[tile]:
-                color = SQUARE_COLOR[code]
-                if color >= 0:
-                    c[color] += SQUARE_VALUE[code]
-                    s[color] += SQUARE_KIND[code] == STAR
-        counts.append(c)
-        stars.append(s)
-    return counts, stars
-
-
-def _table_values(cells: dict[int, int], size: int, colors: list[int]) -> list[int]:
-    """Return ``V(c)`` for ``colors`` (0 for the rest) from ``cell -> visible code``."""
-    values = [0] * NUM_COLORS
-    for color in colors:
-        joins = {
-            cell for cell, code in cells.items() if code == GRAY or SQUARE_COLOR[code] == color
-        }
-        seen: set[int] = set()
-        best = 0
-        for start in joins:
-            if start in seen:
-                continue
-            seen.add(start)
-            stack = [start]
-            total = 0
-            while stack:
-                cell = stack.pop()
-                code = cells[cell]
-                if SQUARE_COLOR[code] == color:
-                    total += SQUARE_VALUE[code]
-                col = cell % size
-                for nb in (cell - size, cell + size):
-                    if nb in joins and nb not in seen:
-                        seen.add(nb)
-                        stack.append(nb)
-                if col > 0 and cell - 1 in joins and cell - 1 not in seen:
-                    seen.add(cell - 1)
-                    stack.append(cell - 1)
-                if col < size - 1 and cell + 1 in joins and cell + 1 not in seen:
-                    seen.add(cell + 1)
-                    stack.append(cell + 1)
-            best = max(best, total)
-        values[color] = best
-    return values
 
 
 class _Evaluator:
@@ -91,14 +39,19 @@ class _Evaluator:
     def __init__(self, game: IrkState, seat: int) -> None:
         self.game = game
         self.seat = seat
-        self.size = game.params.table_size
+        self.shape = (game.params.table_size, game.params.table_size)
         visible = game.visible[:-1]
         self.cells = {int(c): int(visible[c]) for c in np.flatnonzero(visible != EMPTY)}
-        self.counts, self.stars = _pile_counts(game)
-        self.values = _table_values(self.cells, self.size, list(range(NUM_COLORS)))
-        # colors whose table value matters to the margin at the current piles
+        per_seat = [pile_counts([game.tiles[t] for t in pile]) for pile in game.piles]
+        self.counts = [c for c, _ in per_seat]
+        self.stars = [s for _, s in per_seat]
+        self.values = cell_table_values(self.cells, self.shape)
+        # colors whose table value matters to the margin at the current piles: a color's
+        # margin is a * V + b * floor(V / 2), so zero at V = 60 and 61 means zero for every V
         self.live = [
-            c for c in range(NUM_COLORS) if self._margin_of(c, 60, self.counts, self.stars)
+            c
+            for c in range(NUM_COLORS)
+            if any(self._margin_of(c, v, self.counts, self.stars) for v in (60, 61))
         ]
         self._cache: dict[tuple[int, int], float] = {}
 
@@ -151,10 +104,13 @@ class _Evaluator:
                 touched.add(SQUARE_COLOR[old])
             cells[cell] = codes[k]
             touched.add(SQUARE_COLOR[codes[k]])
-        # a gray square may join groups of every color
-        colors = self.live if GRAY in codes else [c for c in self.live if c in touched]
+        # a gray square joins groups of every color: laying one may join them, covering one
+        # may split them; other colors' groups are unchanged
+        colors = (
+            self.live if SQUARE_COLOR[GRAY] in touched else [c for c in self.live if c in touched]
+        )
         values = self.values.copy()
-        changed = _table_values(cells, self.size, colors)
+        changed = cell_table_values(cells, self.shape, colors)
         for c in colors:
             values[c] = changed[c]
         return self.table_margin(values)

@@ -466,7 +466,7 @@ class IrkState(GameState):
     # ---- copies and persistence ---------------------------------------------------------
     def clone(self) -> IrkState:
         """Return an independent copy."""
-        new = object.__new__(IrkState)
+        new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.hands = [h.copy() for h in self.hands]
         new.chosen = self.chosen.copy()

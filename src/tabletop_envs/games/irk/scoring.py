@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from tabletop_envs.core.components import group_scores
+from tabletop_envs.core.squaregrid import square_neighbors
 from tabletop_envs.games.irk.deck import (
     COLORS,
     EMPTY,
     GRAY,
+    NUM_CODES,
     SQUARE_COLOR,
     SQUARE_KIND,
     SQUARE_VALUE,
     STAR,
     as_tile,
     parse_square,
+)
+
+#: ``_JOINS[color][code]``: the square joins groups of ``color`` (a ``color`` flower or gray).
+_JOINS = tuple(
+    tuple(code == GRAY or SQUARE_COLOR[code] == color for code in range(NUM_CODES))
+    for color in range(len(COLORS))
 )
 
 
@@ -31,39 +40,43 @@ def parse_table(text: str) -> list[list[int]]:
     return grid
 
 
-def table_values(grid: Sequence[Sequence[int]] | np.ndarray) -> list[int]:
-    """Return ``V(c)`` per color: the largest summed ``c`` value of a group of ``c``/gray cells."""
-    g = np.asarray(grid, dtype=np.int64)
-    rows, cols = np.nonzero(g != EMPTY)
-    # empty cells never join a group: only occupied cells take part
-    cells = {(int(r), int(c)): int(g[r, c]) for r, c in zip(rows, cols, strict=True)}
-    values = []
-    for color in range(len(COLORS)):
-        members = {p: code for p, code in cells.items() if _joins(code, color)}
-        seen: set[tuple[int, int]] = set()
-        best = 0
-        for start in members:
-            if start in seen:
-                continue
-            seen.add(start)
-            stack = [start]
-            total = 0
-            while stack:
-                r, c = stack.pop()
-                code = members[(r, c)]
-                if code != GRAY:
-                    total += SQUARE_VALUE[code]
-                for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                    if q in members and q not in seen:
-                        seen.add(q)
-                        stack.append(q)
-            best = max(best, total)
-        values.append(best)
+def table_values(
+    grid: Sequence[Sequence[int]] | np.ndarray, colors: Iterable[int] | None = None
+) -> list[int]:
+    """Return ``V(c)`` per color: the largest summed ``c`` value of a group of ``c``/gray cells.
+
+    ``grid`` is a 2-D array of visible square codes (``EMPTY`` where no tile lies). Only the
+    colors in ``colors`` (default: all) are computed; the others are reported as 0.
+    """
+    g = np.asarray(grid, dtype=np.intp)
+    if g.ndim != 2:
+        raise ValueError(f"grid must be a 2-D array of square codes, got shape {g.shape}")
+    flat = g.ravel()
+    if flat.size and not 0 <= flat.min() <= flat.max() < NUM_CODES:
+        raise ValueError(f"square codes run from {EMPTY} to {NUM_CODES - 1}")
+    occupied = np.flatnonzero(flat != EMPTY)
+    cells = dict(zip(occupied.tolist(), flat[occupied].tolist(), strict=True))
+    return cell_table_values(cells, g.shape, colors)
+
+
+def cell_table_values(
+    cells: Mapping[int, int], shape: tuple[int, int], colors: Iterable[int] | None = None
+) -> list[int]:
+    """Return :func:`table_values` from the occupied cells of a ``(rows, cols)`` table.
+
+    ``cells`` maps each occupied cell's index ``row * cols + col`` to its visible square code
+    (empty cells are left out: they never join a group). Groups join through shared edges
+    (``core.squaregrid.square_neighbors``, ``core.components.group_scores``).
+    """
+    neighbors = square_neighbors(*shape)
+    values = [0] * len(COLORS)
+    for color in range(len(COLORS)) if colors is None else colors:
+        joins = _JOINS[color]
+        # a member's value: its flower's value, 0 for gray (so a group sums its color's flowers)
+        members = {cell: SQUARE_VALUE[code] for cell, code in cells.items() if joins[code]}
+        groups = group_scores(members, neighbors, members.__getitem__)
+        values[color] = int(groups[0]) if groups else 0
     return values
-
-
-def _joins(code: int, color: int) -> bool:
-    return code == GRAY or (code != EMPTY and SQUARE_COLOR[code] == color)
 
 
 def pile_counts(pile: Sequence[Any]) -> tuple[list[int], list[int]]:

@@ -35,7 +35,11 @@ def test_readme_has_python_snippets() -> None:
 
 
 @pytest.mark.parametrize("code", SNIPPETS)
-def test_python_snippet_runs(code: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_python_snippet_runs(
+    code: str, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Snippets may write files (results, models): keep them out of the repository.
+    monkeypatch.chdir(tmp_path)
     exec(compile(code, "<snippet>", "exec"), {"__name__": "__main__"})
 
 

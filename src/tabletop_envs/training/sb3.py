@@ -1,0 +1,329 @@
+"""A Gymnasium single-agent view of any registered env, for Stable-Baselines3 (MaskablePPO).
+
+:class:`SingleAgentEnv` plays one *learning seat*; every other seat is played inside the env
+by an opponent :class:`~tabletop_envs.agents.Agent` (a baseline, a frozen SB3 policy wrapped
+in :class:`PolicyAgent`, or an :class:`OpponentPool` sampled per episode). It returns the
+learner's own observation (as float32) and the learner's own reward, and implements
+``action_masks()`` itself, so ``MaskablePPO`` works under ``DummyVecEnv`` and
+``SubprocVecEnv`` without ``ActionMasker``.
+
+This module imports neither torch nor stable-baselines3: :class:`PolicyAgent` only calls the
+``predict`` method of whatever model or policy it is given.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from tabletop_envs.agents.base import Agent, RandomAgent
+from tabletop_envs.core.game import GameState
+from tabletop_envs.core.params import check_choice
+from tabletop_envs.envs.registry import make
+
+#: How the learner's seat is chosen at each reset.
+SEAT_MODES = ("alternate", "random")
+#: ``"own"``: the learner's return; ``"margin"``: its return minus the best opponent's.
+REWARD_MODES = ("own", "margin")
+#: Attempts to deal a game in which the learner gets to move before the end.
+_MAX_DEALS = 100
+
+
+class PolicyAgent(Agent):
+    """An agent acting with a trained SB3 model or policy (frozen: it never learns here).
+
+    ``model`` is anything with ``predict(obs, action_masks=..., deterministic=...)``: a
+    ``MaskablePPO`` model or its ``.policy``. It sees exactly what the learner sees: the
+    seat's observation (float32, reshaped to the model's observation space) and legal mask.
+    """
+
+    name = "policy"
+
+    def __init__(self, model: Any, *, deterministic: bool = False, name: str = "policy") -> None:
+        self.model = model
+        self.deterministic = deterministic
+        self.name = name
+
+    @classmethod
+    def load(cls, path: str, *, deterministic: bool = False) -> PolicyAgent:
+        """Load a saved ``MaskablePPO`` zip (CPU) as a frozen agent."""
+        from sb3_contrib import MaskablePPO
+
+        return cls(MaskablePPO.load(path, device="cpu"), deterministic=deterministic, name=path)
+
+    @classmethod
+    def snapshot(
+        cls, model: Any, *, deterministic: bool = False, name: str = "snapshot"
+    ) -> PolicyAgent:
+        """Return a frozen copy of ``model``'s current policy (for self-play pools).
+
+        The copy is a pickle round trip (``copy.deepcopy`` refuses a policy whose last action
+        distribution still holds autograd tensors after ``learn``).
+        """
+        policy = pickle.loads(pickle.dumps(getattr(model, "policy", model)))  # our own bytes
+        if hasattr(policy, "set_training_mode"):
+            policy.set_training_mode(False)
+        return cls(policy, deterministic=deterministic, name=name)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Plain-pickle the policy into bytes: multiprocessing's pickler (used by
+        # SubprocVecEnv.env_method) refuses torch parameters, and a whole model drags its env.
+        state = self.__dict__.copy()
+        state["model"] = pickle.dumps(getattr(self.model, "policy", self.model))
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if isinstance(state["model"], bytes):
+            state["model"] = pickle.loads(state["model"])  # our own bytes, from __getstate__
+        self.__dict__.update(state)
+
+    def act(self, game: GameState, seat: int) -> int:
+        """Return the model's action for ``seat`` (always legal: the mask is applied)."""
+        obs = game.observation(seat).astype(np.float32)
+        space = getattr(self.model, "observation_space", None)
+        if space is not None and space.shape != obs.shape:
+            obs = obs.reshape(space.shape)  # e.g. a model trained on flattened observations
+        mask = game.legal_mask().astype(bool)
+        action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
+        action = int(np.asarray(action).reshape(-1)[0])
+        if not mask[action]:  # cannot happen with a maskable policy; never play illegal moves
+            raise RuntimeError(f"{self.name} chose illegal action {action}; is it maskable?")
+        return action
+
+
+class OpponentPool:
+    """Opponents drawn per episode (uniformly, or with ``weights``) from a growing list."""
+
+    def __init__(
+        self,
+        agents: Sequence[Agent],
+        *,
+        weights: Sequence[float] | None = None,
+        max_size: int | None = None,
+    ) -> None:
+        if not agents:
+            raise ValueError("an OpponentPool needs at least one agent")
+        self.agents: list[Agent] = list(agents)
+        self.weights = None if weights is None else [float(w) for w in weights]
+        if self.weights is not None and len(self.weights) != len(self.agents):
+            raise ValueError(f"{len(self.weights)} weights for {len(self.agents)} agents")
+        self.max_size = max_size
+
+    def add(self, agent: Agent, weight: float = 1.0) -> None:
+        """Add an agent; beyond ``max_size`` the oldest agent after the first one is dropped."""
+        self.agents.append(agent)
+        if self.weights is not None:
+            self.weights.append(float(weight))
+        if self.max_size is not None and len(self.agents) > self.max_size:
+            del self.agents[1]  # keep the first (e.g. a fixed baseline) in the pool
+            if self.weights is not None:
+                del self.weights[1]
+
+    def sample(self, rng: np.random.Generator) -> Agent:
+        """Return one agent drawn with ``rng``."""
+        if self.weights is None:
+            return self.agents[int(rng.integers(len(self.agents)))]
+        p = np.asarray(self.weights, dtype=float)
+        return self.agents[int(rng.choice(len(self.agents), p=p / p.sum()))]
+
+    def __len__(self) -> int:
+        return len(self.agents)
+
+
+OpponentSpec = Agent | OpponentPool | Sequence[Agent] | None
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """One learning seat of a registered env; the other seats are played by opponents inside.
+
+    - ``env_name`` / ``env_kwargs``: as :func:`tabletop_envs.make` (game parameters).
+    - ``opponent``: an :class:`Agent`, a list of agents or an :class:`OpponentPool` (one drawn
+      per opponent seat per episode), or ``None`` for :class:`RandomAgent`.
+    - ``learner_seat``: a seat number, ``"alternate"`` (0, 1, …, n-1, 0, … per episode) or
+      ``"random"`` (drawn per episode).
+    - ``illegal_action``: ``"raise"`` (the env's raw behaviour, the default: a masked learner
+      never plays an illegal action) or ``"penalize"`` (the episode ends with the env's
+      illegal-action reward for the learner; for unmasked algorithms and checkers).
+    - ``reward``: ``"own"`` (default) pays the learner's own return; ``"margin"`` pays its
+      return minus the best opponent's (with a game's ``reward="score"`` parameter: the score
+      margin, a richer training signal that still ranks games as wins do), times
+      ``reward_scale``.
+
+    The observation is the learner's own egocentric tensor cast to float32 and, by default,
+    flattened to 1-D for ``MlpPolicy`` (``flatten=False`` keeps the ``planes_shape`` tensor for a
+    custom CNN features extractor; SB3's default ``CnnPolicy`` wants uint8 images of at least
+    36x36, which these boards are not). The reward is the learner's own
+    return, paid at the end of the game (0 on every other step). Episodes never truncate:
+    every game has a finite ``max_game_length``. ``info`` carries ``learner_seat`` and, at the
+    end, the game's result details and ``learner_return``.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"]}
+
+    def __init__(
+        self,
+        env_name: str,
+        *,
+        opponent: OpponentSpec = None,
+        learner_seat: int | str = "alternate",
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+        flatten: bool = True,
+        reward: str = "own",
+        reward_scale: float = 1.0,
+        env_kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__()
+        check_choice("reward", reward, REWARD_MODES)
+        self.reward_mode = reward
+        self.reward_scale = float(reward_scale)
+        self.flatten = bool(flatten)
+        self.env_name = env_name
+        self.env_kwargs = dict(env_kwargs or {})
+        self.aec = make(
+            env_name, illegal_action=illegal_action, render_mode=render_mode, **self.env_kwargs
+        )
+        self.render_mode = render_mode
+        spec = self.aec.game_spec
+        self.num_players = spec.num_players
+        if isinstance(learner_seat, str):
+            check_choice("learner_seat", learner_seat, SEAT_MODES)
+        elif not isinstance(learner_seat, (int, np.integer)) or not (
+            0 <= learner_seat < self.num_players
+        ):
+            raise ValueError(
+                f"learner_seat must be one of {SEAT_MODES} or a seat 0..{self.num_players - 1}, "
+                f"got {learner_seat!r}"
+            )
+        self.learner_seat_mode = learner_seat
+        self.set_opponent(opponent)
+        #: shape of the game's observation tensor (the planes, before any flattening)
+        self.planes_shape = tuple(spec.observation_shape)
+        self.observation_space = gymnasium.spaces.Box(
+            low=np.float32(spec.observation_low),
+            high=np.float32(spec.observation_high),
+            shape=(int(np.prod(self.planes_shape)),) if self.flatten else self.planes_shape,
+            dtype=np.float32,
+        )
+        self.action_space = gymnasium.spaces.Discrete(spec.num_actions)
+        self.learner_seat = 0
+        self._episodes = 0
+        self._seat_opponents: dict[int, Agent] = {}
+        self._done = True
+
+    # ---- opponents ----------------------------------------------------------------------
+    def set_opponent(self, opponent: OpponentSpec) -> None:
+        """Replace the opponent(s) from the next episode on."""
+        if opponent is None:
+            opponent = RandomAgent()
+        if isinstance(opponent, Agent):
+            opponent = OpponentPool([opponent])
+        elif not isinstance(opponent, OpponentPool):
+            opponent = OpponentPool(list(opponent))
+        self.pool = opponent
+
+    def add_opponent(self, agent: Agent, weight: float = 1.0) -> None:
+        """Add an agent to the opponent pool (e.g. a snapshot of the learner, for self-play)."""
+        self.pool.add(agent, weight)
+
+    def set_max_pool(self, max_size: int | None) -> None:
+        """Cap the opponent pool (the first agent is always kept; the oldest others go)."""
+        self.pool.max_size = max_size
+
+    def pool_size(self) -> int:
+        """Return the number of agents in the opponent pool."""
+        return len(self.pool)
+
+    # ---- gymnasium API ------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a game, play the opponents up to the learner's first move, return its view."""
+        super().reset(seed=seed)
+        rng = self.np_random
+        if seed is not None:
+            self._episodes = 0
+        for _ in range(_MAX_DEALS):
+            self.aec.reset(seed=int(rng.integers(2**63)))
+            self._choose_seats(rng)
+            self._play_opponents()
+            if not self.aec.game.is_terminal:
+                self._done = False
+                return self._obs(), {"learner_seat": self.learner_seat}
+        raise RuntimeError(
+            f"{self.env_name}: the learner (seat mode {self.learner_seat_mode!r}) never got to "
+            f"move in {_MAX_DEALS} games"
+        )
+
+    def _choose_seats(self, rng: np.random.Generator) -> None:
+        mode = self.learner_seat_mode
+        if mode == "alternate":
+            self.learner_seat = self._episodes % self.num_players
+        elif mode == "random":
+            self.learner_seat = int(rng.integers(self.num_players))
+        else:
+            self.learner_seat = int(mode)
+        self._episodes += 1
+        self._seat_opponents = {}
+        for seat in range(self.num_players):
+            if seat != self.learner_seat:
+                agent = self.pool.sample(rng)
+                agent.reset(int(rng.integers(2**63)))
+                self._seat_opponents[seat] = agent
+
+    def _play_opponents(self) -> None:
+        """Let the opponents move until the learner is to move or the game is over."""
+        aec = self.aec
+        game = aec.game
+        while not game.is_terminal and game.current_player != self.learner_seat:
+            seat = game.current_player
+            aec.step(self._seat_opponents[seat].act(game, seat))
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the learner's ``action``, then the opponents; return the learner's view."""
+        aec = self.aec
+        if self._done:
+            raise RuntimeError(f"{self.env_name}: call reset() before step() (episode over)")
+        aec.step(int(np.asarray(action).reshape(-1)[0]))
+        if aec.terminations[aec.possible_agents[self.learner_seat]]:  # illegal, penalized
+            return self._end()
+        self._play_opponents()
+        if aec.game.is_terminal:
+            return self._end()
+        return self._obs(), 0.0, False, False, {"learner_seat": self.learner_seat}
+
+    def _end(self) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        self._done = True
+        aec = self.aec
+        agent = aec.possible_agents[self.learner_seat]
+        own = float(aec.rewards[agent])
+        reward = own
+        if self.reward_mode == "margin":
+            reward -= max(float(aec.rewards[a]) for a in aec.possible_agents if a != agent)
+        info = dict(aec.infos[agent])
+        info.update(learner_seat=self.learner_seat, learner_return=own)
+        return self._obs(), reward * self.reward_scale, True, False, info
+
+    def _obs(self) -> np.ndarray:
+        obs = self.aec.game.observation(self.learner_seat).astype(np.float32)
+        return obs.reshape(-1) if self.flatten else obs
+
+    def action_masks(self) -> np.ndarray:
+        """Return the learner's legal actions as booleans (all False once the game is over)."""
+        game = self.aec.game
+        if self._done or game.current_player != self.learner_seat:
+            return np.zeros(self.action_space.n, dtype=bool)
+        return game.legal_mask().astype(bool)
+
+    def render(self) -> str | np.ndarray | None:
+        """Render the position with the wrapped env's ``render_mode``."""
+        return self.aec.render()
+
+    @property
+    def game(self) -> GameState | None:
+        """Return the core state of the current game (read it; do not modify it)."""
+        return self.aec.game

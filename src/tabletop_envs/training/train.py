@@ -1,0 +1,513 @@
+"""Train a MaskablePPO agent on any registered env against an opponent, or by self-play.
+
+Command line (also ``tabletop-envs train``)::
+
+    python -m tabletop_envs.training.train --env iris_v0 --timesteps 200000 --opponent random
+
+writes ``model.zip``, ``results.json`` and ``winrate.png`` into ``--out`` and prints the
+final win rate (seat-alternated, with a 95% Wilson interval). Needs the ``train`` extra
+(torch, stable-baselines3, sb3-contrib, tqdm, rich, matplotlib); torch and SB3 are imported
+only when training runs, so :func:`evaluate` and :func:`parse_env_args` work without them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.envs.registry import env_spec, registered_envs
+from tabletop_envs.training.sb3 import OpponentPool, PolicyAgent, SingleAgentEnv
+
+# ---- opponents and evaluation (no torch needed) ---------------------------------------------
+
+
+def parse_env_args(items: Sequence[str] | None) -> dict[str, Any]:
+    """Turn ``["board_size=7", "auto_forced=true"]`` into game keyword arguments."""
+    out: dict[str, Any] = {}
+    for item in items or ():
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"env argument {item!r} is not of the form key=value")
+        low = text.strip().lower()
+        if low in ("true", "false"):
+            out[key] = low == "true"
+            continue
+        try:
+            out[key] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            out[key] = text
+    return out
+
+
+def make_opponent(spec: str, env_name: str, seed: int | None = None) -> Agent | OpponentPool:
+    """Build an opponent from a :func:`tabletop_envs.agents.make_agent` spec or a model .zip.
+
+    ``a+b+…`` builds a pool of several, one drawn per episode (e.g. ``random+greedy``).
+    """
+    if "+" in spec:
+        parts = [p for p in spec.split("+") if p]
+        return OpponentPool(
+            [_single(p, env_name, None if seed is None else seed + i) for i, p in enumerate(parts)]
+        )
+    return _single(spec, env_name, seed)
+
+
+def _single(spec: str, env_name: str, seed: int | None) -> Agent:
+    from tabletop_envs.agents import make_agent
+
+    if spec.endswith(".zip") and not spec.startswith("sb3:"):
+        spec = f"sb3:{spec}"
+    return make_agent(spec, env_name, seed)
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Return the 95% Wilson score interval of a proportion ``successes / n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def evaluate(
+    agent: Agent,
+    opponent: Agent,
+    env_name: str,
+    *,
+    games: int = 400,
+    seed: int = 0,
+    env_kwargs: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Play ``agent`` against ``opponent`` (in every other seat), seats alternated per game.
+
+    A game is a win when the agent's return is strictly the highest, a draw when it ties the
+    highest. Returns counts, ``win_rate`` (wins / games), ``score`` (wins + draws/2, per game)
+    and the 95% Wilson interval of the win rate.
+    """
+    game_class = env_spec(env_name).load_game()
+    params = game_class.params_class(**(env_kwargs or {}))
+    seeds = np.random.default_rng(seed)
+    n = game_class(params, 0).spec.num_players
+    wins = draws = losses = 0
+    by_seat = [[0, 0] for _ in range(n)]  # [wins, games] per learner seat
+    for g in range(games):
+        seat = g % n
+        game = game_class(params, int(seeds.integers(2**63)))
+        agent.reset(int(seeds.integers(2**63)))
+        opponent.reset(int(seeds.integers(2**63)))
+        while not game.is_terminal:
+            mover = game.current_player
+            player = agent if mover == seat else opponent
+            game.apply(player.act(game, mover))
+        returns = game.returns()
+        best_other = max(float(r) for s, r in enumerate(returns) if s != seat)
+        by_seat[seat][1] += 1
+        if returns[seat] > best_other:
+            wins += 1
+            by_seat[seat][0] += 1
+        elif returns[seat] == best_other:
+            draws += 1
+        else:
+            losses += 1
+    low, high = wilson_interval(wins, games)
+    return {
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "win_rate": wins / games if games else 0.0,
+        "score": (wins + draws / 2) / games if games else 0.0,
+        "ci95": [low, high],
+        "win_rate_by_seat": [w / t if t else None for w, t in by_seat],
+    }
+
+
+def format_result(result: dict[str, Any], opponent: str) -> str:
+    """Return a one-line summary of an :func:`evaluate` result."""
+    low, high = result["ci95"]
+    return (
+        f"win rate vs {opponent}: {result['win_rate']:.3f} (95% CI {low:.3f}-{high:.3f}; "
+        f"{result['wins']}W {result['draws']}D {result['losses']}L over {result['games']} games)"
+    )
+
+
+# ---- training -------------------------------------------------------------------------------
+
+
+@dataclass
+class TrainConfig:
+    """Everything a training run depends on (saved with its results)."""
+
+    env: str = "iris_v0"
+    env_kwargs: dict[str, Any] = field(default_factory=dict)
+    timesteps: int = 100_000
+    opponent: str = "random"
+    eval_opponent: str | None = None  # default: ``opponent`` (the last one of a ``a+b`` pool)
+    self_play_every: int = 0  # >0: add a frozen snapshot of the learner every K steps
+    pool_size: int = 10  # most snapshots kept in the self-play pool (plus the base opponent)
+    learner_seat: str = "alternate"
+    reward: str = "own"  # own | margin (see SingleAgentEnv)
+    reward_scale: float = 1.0
+    n_envs: int = 4
+    vec: str = "dummy"  # dummy | subproc
+    policy: str = "mlp"  # mlp | cnn (PlanesCNN features over (H, W, C) planes, then net_arch)
+    cnn_channels: int = 32
+    cnn_layers: int = 3
+    net_arch: tuple[int, ...] = (256, 256)
+    n_steps: int = 512
+    batch_size: int = 256
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    ent_coef: float = 0.01
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    eval_every: int = 20_000
+    eval_games: int = 100
+    final_eval_games: int = 400
+    final_eval_opponents: tuple[str, ...] = ()  # more opponents for the final evaluation
+    init_model: str | None = None  # start from this saved model's weights (same network)
+    eval_deterministic: bool = True  # evaluate the policy's most likely action (SB3's default)
+    seed: int = 0
+    threads: int = 1  # torch threads (0: torch's default); 1 is fastest for these small nets
+    out: str = "runs/latest"
+    progress_bar: bool = True
+    verbose: int = 0
+
+
+def _env_factory(config: TrainConfig, rank: int) -> Callable[[], SingleAgentEnv]:
+    def build() -> SingleAgentEnv:
+        opponent = make_opponent(config.opponent, config.env, config.seed * 1000 + rank)
+        return SingleAgentEnv(
+            config.env,
+            opponent=opponent,
+            learner_seat=config.learner_seat,
+            reward=config.reward,
+            reward_scale=config.reward_scale,
+            env_kwargs=config.env_kwargs,
+        )
+
+    return build
+
+
+def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Run one training; save model, results JSON and plot in ``config.out``; return results."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    if log is None:
+        log = _print
+    if config.env not in registered_envs():
+        raise ValueError(f"unknown env {config.env!r}; registered: {registered_envs()}")
+    if config.threads:
+        torch.set_num_threads(config.threads)
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    eval_opponent_spec = config.eval_opponent or config.opponent.split("+")[-1]
+    eval_opponent = make_opponent(eval_opponent_spec, config.env, config.seed + 77)
+    factories = [_env_factory(config, rank) for rank in range(config.n_envs)]
+    vec_env = SubprocVecEnv(factories) if config.vec == "subproc" else DummyVecEnv(factories)
+    vec_env.seed(config.seed)
+    policy_kwargs: dict[str, Any] = {"net_arch": list(config.net_arch)}
+    if config.policy == "cnn":
+        from tabletop_envs.training.cnn import PlanesCNN
+
+        policy_kwargs["features_extractor_class"] = PlanesCNN
+        policy_kwargs["features_extractor_kwargs"] = {
+            "planes_shape": vec_env.get_attr("planes_shape", indices=[0])[0],
+            "channels": config.cnn_channels,
+            "layers": config.cnn_layers,
+        }
+    elif config.policy != "mlp":
+        raise ValueError(f"policy must be 'mlp' or 'cnn', got {config.policy!r}")
+    model = MaskablePPO(
+        "MlpPolicy",
+        vec_env,
+        n_steps=config.n_steps,
+        batch_size=config.batch_size,
+        n_epochs=config.n_epochs,
+        learning_rate=config.learning_rate,
+        ent_coef=config.ent_coef,
+        gamma=config.gamma,
+        gae_lambda=config.gae_lambda,
+        clip_range=config.clip_range,
+        policy_kwargs=policy_kwargs,
+        seed=config.seed,
+        device="cpu",
+        verbose=config.verbose,
+    )
+    if config.init_model:
+        previous = MaskablePPO.load(config.init_model, device="cpu")
+        model.policy.load_state_dict(previous.policy.state_dict())
+    history: list[dict[str, Any]] = []
+    start = time.perf_counter()
+    cpu_start = time.process_time()
+
+    def run_eval(games: int, seed: int, opponent: Agent | None = None) -> dict[str, Any]:
+        agent = PolicyAgent(model.policy, deterministic=config.eval_deterministic, name="learner")
+        return evaluate(
+            agent,
+            opponent or eval_opponent,
+            config.env,
+            games=games,
+            seed=seed,
+            env_kwargs=config.env_kwargs,
+        )
+
+    class Periodic(BaseCallback):
+        """Evaluates every ``eval_every`` steps; adds self-play snapshots."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.next_eval = config.eval_every
+            self.next_snapshot = config.self_play_every
+
+        def _on_step(self) -> bool:
+            steps = self.num_timesteps
+            if config.self_play_every and steps >= self.next_snapshot:
+                self.next_snapshot += config.self_play_every
+                agent = PolicyAgent.snapshot(model, name=f"snapshot@{steps}")
+                vec_env.env_method("add_opponent", agent)
+            if config.eval_every and steps >= self.next_eval:
+                self.next_eval += config.eval_every
+                result = run_eval(config.eval_games, seed=10_000 + steps)
+                result["timesteps"] = steps
+                result["seconds"] = time.perf_counter() - start
+                history.append(result)
+                model.save(out / "model.zip")  # a checkpoint, overwritten at the end
+                if not config.progress_bar or config.verbose:
+                    log(f"[{steps} steps] {format_result(result, eval_opponent_spec)}")
+            return True
+
+    if config.self_play_every:
+        for i in range(config.n_envs):
+            vec_env.env_method("set_max_pool", config.pool_size + 1, indices=[i])
+    model.learn(
+        total_timesteps=config.timesteps,
+        callback=Periodic(),
+        progress_bar=config.progress_bar,
+    )
+    train_seconds = time.perf_counter() - start
+    train_cpu_seconds = time.process_time() - cpu_start
+    vec_env.close()
+    model.save(out / "model.zip")
+    final = run_eval(config.final_eval_games, seed=config.seed + 1_000_003)
+    final["timesteps"] = model.num_timesteps
+    finals = {eval_opponent_spec: final}
+    for k, spec in enumerate(config.final_eval_opponents):
+        if spec not in finals:
+            other = make_opponent(spec, config.env, config.seed + 99 + k)
+            finals[spec] = run_eval(config.final_eval_games, config.seed + 2_000_003, other)
+            finals[spec]["timesteps"] = model.num_timesteps
+    results = {
+        "config": asdict(config),
+        "env": config.env,
+        "opponent": eval_opponent_spec,
+        "train_seconds": train_seconds,
+        "train_cpu_seconds": train_cpu_seconds,  # main process (all of it with --vec dummy)
+        "timesteps": model.num_timesteps,
+        "history": history,
+        "final": final,
+        "finals": finals,
+        "model": str(out / "model.zip"),
+    }
+    (out / "results.json").write_text(json.dumps(results, indent=2, default=str))
+    plot_history(results, out / "winrate.png")
+    log(f"trained {model.num_timesteps} steps in {train_seconds:.0f} s")
+    for spec, result in finals.items():
+        log(format_result(result, spec))
+    return results
+
+
+def _print(text: str) -> None:
+    print(text, flush=True)
+
+
+def plot_history(results: dict[str, Any], path: str | Path) -> None:
+    """Draw the win rate (with its 95% interval) over training steps into a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    points = [*results["history"], results["final"]]
+    steps = [p["timesteps"] for p in points]
+    rate = [p["win_rate"] for p in points]
+    low = [p["ci95"][0] for p in points]
+    high = [p["ci95"][1] for p in points]
+    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
+    ax.fill_between(steps, low, high, alpha=0.25, label="95% CI")
+    ax.plot(steps, rate, marker="o", label=f"win rate vs {results['opponent']}")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("training steps")
+    ax.set_ylabel("win rate")
+    ax.set_title(f"{results['env']}: MaskablePPO vs {results['opponent']}")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+# ---- command line -------------------------------------------------------------------------
+
+
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    """Return the argument parser of :func:`main`."""
+    d = TrainConfig()
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    p.add_argument("--env", default=d.env, help="registered env name (default %(default)s)")
+    p.add_argument(
+        "--env-arg",
+        "--param",
+        dest="env_arg",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="game parameter, e.g. board_size=7; repeat",
+    )
+    p.add_argument("--timesteps", type=int, default=d.timesteps)
+    p.add_argument(
+        "--opponent",
+        default=d.opponent,
+        help="random | greedy | mcts | any agents.make_agent spec | a model .zip",
+    )
+    p.add_argument("--eval-opponent", default=None, help="evaluation opponent (default: opponent)")
+    p.add_argument(
+        "--self-play-every",
+        "--snapshot-every",
+        dest="self_play_every",
+        type=int,
+        default=d.self_play_every,
+        metavar="K",
+        help="add a frozen snapshot of the learner to the opponent pool every K steps",
+    )
+    p.add_argument("--pool-size", type=int, default=d.pool_size)
+    p.add_argument("--learner-seat", default=d.learner_seat, help="alternate | random | a seat")
+    p.add_argument("--reward", choices=("own", "margin"), default=d.reward)
+    p.add_argument("--reward-scale", type=float, default=d.reward_scale)
+    p.add_argument("--n-envs", type=int, default=d.n_envs)
+    p.add_argument("--vec", choices=("dummy", "subproc"), default=d.vec)
+    p.add_argument("--policy", choices=("mlp", "cnn"), default=d.policy)
+    p.add_argument("--cnn-channels", type=int, default=d.cnn_channels)
+    p.add_argument("--cnn-layers", type=int, default=d.cnn_layers)
+    p.add_argument("--net-arch", default=",".join(map(str, d.net_arch)), help="e.g. 256,256")
+    p.add_argument("--n-steps", type=int, default=d.n_steps, help="rollout steps per env")
+    p.add_argument("--batch-size", type=int, default=d.batch_size)
+    p.add_argument("--n-epochs", type=int, default=d.n_epochs)
+    p.add_argument("--lr", type=float, default=d.learning_rate)
+    p.add_argument("--ent-coef", type=float, default=d.ent_coef)
+    p.add_argument("--gamma", type=float, default=d.gamma)
+    p.add_argument("--gae-lambda", type=float, default=d.gae_lambda)
+    p.add_argument("--clip-range", type=float, default=d.clip_range)
+    p.add_argument("--eval-every", type=int, default=d.eval_every, help="0: no periodic eval")
+    p.add_argument("--eval-games", type=int, default=d.eval_games)
+    p.add_argument("--final-eval-games", type=int, default=d.final_eval_games)
+    p.add_argument(
+        "--final-eval-opponents",
+        nargs="*",
+        default=[],
+        metavar="SPEC",
+        help="also evaluate the final model against these opponents",
+    )
+    p.add_argument("--init-model", help="start from the weights of this saved model (.zip)")
+    p.add_argument(
+        "--eval-stochastic",
+        dest="eval_deterministic",
+        action="store_false",
+        help="sample the policy's actions in evaluations (default: its most likely action)",
+    )
+    p.add_argument(
+        "--eval-deterministic", dest="eval_deterministic", action="store_true", help="the default"
+    )
+    p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=d.threads,
+        help="torch threads (default 1; 0: torch's default)",
+    )
+    p.add_argument("--out", default=d.out, help="output directory (default %(default)s)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--verbose", type=int, default=d.verbose)
+    return p
+
+
+def config_from_args(args: argparse.Namespace) -> TrainConfig:
+    """Build a :class:`TrainConfig` from parsed arguments."""
+    seat: Any = args.learner_seat
+    if seat.isdigit():
+        seat = int(seat)
+    return TrainConfig(
+        env=args.env,
+        env_kwargs=parse_env_args(args.env_arg),
+        timesteps=args.timesteps,
+        opponent=args.opponent,
+        eval_opponent=args.eval_opponent,
+        self_play_every=args.self_play_every,
+        pool_size=args.pool_size,
+        learner_seat=seat,
+        reward=args.reward,
+        reward_scale=args.reward_scale,
+        n_envs=args.n_envs,
+        vec=args.vec,
+        policy=args.policy,
+        cnn_channels=args.cnn_channels,
+        cnn_layers=args.cnn_layers,
+        net_arch=tuple(int(x) for x in args.net_arch.split(",") if x),
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.n_epochs,
+        learning_rate=args.lr,
+        ent_coef=args.ent_coef,
+        gamma=args.gamma,
+        gae_lambda=args.gae_lambda,
+        clip_range=args.clip_range,
+        eval_every=args.eval_every,
+        eval_games=args.eval_games,
+        final_eval_games=args.final_eval_games,
+        final_eval_opponents=tuple(args.final_eval_opponents),
+        init_model=args.init_model,
+        eval_deterministic=args.eval_deterministic,
+        seed=args.seed,
+        threads=args.threads,
+        out=args.out,
+        progress_bar=not args.no_progress,
+        verbose=args.verbose,
+    )
+
+
+def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
+    """Command-line entry point: parse ``argv``, train, print the final win rate."""
+    args = build_parser(prog).parse_args(argv)
+    try:
+        import sb3_contrib  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as err:
+        print(
+            f"training needs the train extra ({err}): pip install torch==2.13.0 "
+            "&& pip install 'tabletop_envs[train]'",
+            file=sys.stderr,
+        )
+        return 2
+    train(config_from_args(args))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -49,14 +49,15 @@ def _fresh_machine_commands() -> list[str]:
 
 
 def test_readme_gives_two_single_line_fresh_machine_commands() -> None:
-    demo, tests = _fresh_machine_commands()
-    for command in (demo, tests):
+    main, tests = _fresh_machine_commands()
+    for command in (main, tests):
         assert "\n" not in command
-        assert command.startswith("python3 -m venv .venv && ")
-    assert "pip install -e . " in demo
-    assert "examples/random_game.py" in demo
+        prefix = "python3 -m venv .venv && . .venv/bin/activate && pip install torch==2.13.0 && "
+        assert command.startswith(prefix)
+    assert 'pip install -e ".[train]"' in main
+    assert main.endswith("tabletop-envs train --env iris_v0 --timesteps 100000 --out runs/iris")
+    assert 'pip install -e ".[train,test]"' in tests
     assert (ROOT / "examples" / "random_game.py").is_file()
-    assert 'pip install -e ".[test]"' in tests
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
@@ -64,7 +65,9 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     assert test_command == "python -m pytest -q"
     ci = (ROOT / ".ci" / "run").read_text()
     assert re.search(rf"^{re.escape(test_command)}$", ci, re.M)
-    assert 'pip install -e ".[test]"' in ci
+    # torch (the local CPU build) before the train extra, as in the README
+    torch_at = ci.index("pip install torch==2.13.0")
+    assert torch_at < ci.index('pip install -e ".[train,test]"')
     assert "set -euo pipefail" in ci
 
 

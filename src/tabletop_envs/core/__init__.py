@@ -4,6 +4,13 @@ Nothing here imports gymnasium or pettingzoo.
 """
 
 from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError
-from tabletop_envs.core.game import TERMINAL, GameSpec, GameState
+from tabletop_envs.core.game import TERMINAL, GameSpec, GameState, PhasedGameState
 
-__all__ = ["TERMINAL", "GameSpec", "GameState", "IllegalActionError", "InvalidParameterError"]
+__all__ = [
+    "TERMINAL",
+    "GameSpec",
+    "GameState",
+    "IllegalActionError",
+    "InvalidParameterError",
+    "PhasedGameState",
+]

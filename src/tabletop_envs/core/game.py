@@ -227,6 +227,27 @@ class GameState(ABC):
         return f"<{type(self).__name__} {self.params} to_move={self.current_player}>"
 
 
+class PhasedGameState(GameState):
+    """A state whose ``phase`` field ends the game at ``over_phase`` and ``to_move`` is the mover.
+
+    The three games share this shape, so ``current_player`` and ``is_terminal`` live here once.
+    """
+
+    over_phase: ClassVar[int]
+    phase: int
+    to_move: int
+
+    @property
+    def current_player(self) -> int:
+        """Return the seat to act, or ``TERMINAL`` (-1) once the game is over."""
+        return TERMINAL if self.phase == self.over_phase else self.to_move
+
+    @property
+    def is_terminal(self) -> bool:
+        """Return whether the game is over."""
+        return self.phase == self.over_phase
+
+
 def _tuples(value: Any) -> Any:
     """Turn JSON lists back into tuples (parameter dataclasses hold tuples)."""
     if isinstance(value, list):

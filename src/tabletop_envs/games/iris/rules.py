@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from tabletop_envs.core.errors import InvalidParameterError
-from tabletop_envs.core.game import TERMINAL, GameSpec, GameState
+from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_bool, check_int_range
 from tabletop_envs.core.rng import copy_rng
 from tabletop_envs.games.iris.tables import IrisTables, iris_tables
@@ -68,10 +68,11 @@ class IrisParams:
         object.__setattr__(self, "board_size", int(self.board_size))
 
 
-class IrisState(GameState):
+class IrisState(PhasedGameState):
     """A position of Iris. Seat 0 is Black (moves first), seat 1 is White."""
 
     game_name = "iris"
+    over_phase = OVER
     params_class = IrisParams
 
     tables: IrisTables
@@ -191,16 +192,6 @@ class IrisState(GameState):
         return f"({q}, {r})"
 
     # ---- dynamics -----------------------------------------------------------------------
-    @property
-    def current_player(self) -> int:
-        """Return the seat to act, or -1 once the game is over."""
-        return TERMINAL if self.phase == OVER else self.to_move
-
-    @property
-    def is_terminal(self) -> bool:
-        """Return whether the game is over."""
-        return self.phase == OVER
-
     def _legal(self) -> np.ndarray:
         """Return the cached legality mask of this position (do not mutate)."""
         mask = self._mask

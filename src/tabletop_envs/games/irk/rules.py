@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from tabletop_envs.core.errors import InvalidParameterError
-from tabletop_envs.core.game import TERMINAL, GameSpec, GameState
+from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_choice, check_int_range
 from tabletop_envs.core.rng import copy_rng, make_rng
 from tabletop_envs.games.irk.deck import (
@@ -94,10 +94,11 @@ class IrkParams:
         object.__setattr__(self, "deck", deck)
 
 
-class IrkState(GameState):
+class IrkState(PhasedGameState):
     """A position of Irk: hands, secret choices, score piles and the stacked table."""
 
     game_name = "irk"
+    over_phase = OVER
     params_class = IrkParams
 
     # ---- set-up -------------------------------------------------------------------------
@@ -252,16 +253,6 @@ class IrkState(GameState):
         return f"place at ({row}, {col}) {ORIENTATIONS[o]}"
 
     # ---- dynamics -----------------------------------------------------------------------
-    @property
-    def current_player(self) -> int:
-        """Return the seat to act, or -1 once the game is over."""
-        return TERMINAL if self.phase == OVER else self.to_move
-
-    @property
-    def is_terminal(self) -> bool:
-        """Return whether the game is over."""
-        return self.phase == OVER
-
     @property
     def round_kind(self) -> str:
         """Return ``"bet"`` or ``"table"`` (``"over"`` after the last round)."""

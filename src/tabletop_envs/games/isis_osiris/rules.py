@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from tabletop_envs.core.errors import InvalidParameterError
-from tabletop_envs.core.game import TERMINAL, GameSpec, GameState
+from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_bool, check_choice, check_int_range
 from tabletop_envs.core.rng import copy_rng, make_rng
 from tabletop_envs.games.isis_osiris.observation import (
@@ -85,10 +85,11 @@ class IsisOsirisParams:
         object.__setattr__(self, "num_players", int(self.num_players))
 
 
-class IsisOsirisState(GameState):
+class IsisOsirisState(PhasedGameState):
     """A position of Isis & Osiris. Seats ``0 .. n-1`` play in order, seat 0 first."""
 
     game_name = "isis_osiris"
+    over_phase = OVER
     params_class = IsisOsirisParams
     #: Stacks and the box are hidden: use :meth:`resample_hidden` for search.
     hidden_information: ClassVar[bool] = True
@@ -304,16 +305,6 @@ class IsisOsirisState(GameState):
         return f"{kind} {square_name(coord_to_square(row, col))}"
 
     # ---- dynamics -----------------------------------------------------------------------
-    @property
-    def current_player(self) -> int:
-        """Return the seat to act, or -1 once the game is over."""
-        return TERMINAL if self.phase == OVER else self.to_move
-
-    @property
-    def is_terminal(self) -> bool:
-        """Return whether the game is over."""
-        return self.phase == OVER
-
     def _legal(self) -> np.ndarray:
         """Return the legality mask of this position (a cached array: do not mutate).
 

@@ -12,8 +12,11 @@ with the default :class:`~tabletop_envs.training.SingleAgentEnv`::
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
 import torch
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
@@ -47,3 +50,131 @@ class PlanesCNN(BaseFeaturesExtractor):
         h, w, c = self.planes_shape
         x = observations.reshape(-1, h, w, c).permute(0, 3, 1, 2)
         return self.head(self.convs(x))
+
+
+class SectionsCNN(BaseFeaturesExtractor):
+    """A CNN over one planes section of a flat observation, an MLP over the other entries.
+
+    ``table_start`` / ``table_shape``: where the ``(H, W, C)`` planes sit in the flat vector
+    (row, then column, then channel, as Irk's ``observation_layout`` declares its ``table``).
+    The planes go through ``layers`` 3x3 same-padding convolutions (``channels`` each, ReLU),
+    each shifted per channel by a linear map of the other entries' ``rest_dim`` features; a
+    global max and mean pool of the map plus those features make the ``global_dim`` global
+    features. The output is the global features followed by the flattened ``(channels, H, W)``
+    map, for :class:`CellsPolicy`'s per-cell action head.
+    """
+
+    def __init__(
+        self,
+        observation_space: gymnasium.spaces.Box,
+        table_start: int,
+        table_shape: tuple[int, int, int],
+        channels: int = 8,
+        layers: int = 3,
+        rest_dim: int = 128,
+        global_dim: int = 128,
+    ) -> None:
+        if len(table_shape) != 3:
+            raise ValueError(f"SectionsCNN needs (H, W, C) planes, got shape {table_shape}")
+        h, w, c = (int(x) for x in table_shape)
+        super().__init__(observation_space, global_dim + channels * h * w)
+        self.table_shape = (h, w, c)
+        self.channels = channels
+        self.global_dim = global_dim
+        total = int(observation_space.shape[0])
+        self.table_start = int(table_start)
+        self.table_end = self.table_start + h * w * c
+        if not 0 <= self.table_start < self.table_end <= total:
+            raise ValueError(
+                f"table section {self.table_start}..{self.table_end} does not fit an "
+                f"observation of {total} entries"
+            )
+        self.convs = nn.ModuleList(
+            nn.Conv2d(c if i == 0 else channels, channels, 3, padding=1) for i in range(layers)
+        )
+        rest = total - (self.table_end - self.table_start)
+        self.rest = nn.Sequential(nn.Linear(rest, rest_dim), nn.ReLU()) if rest else None
+        # the other sections (e.g. the tile being placed) shift every convolution's channels
+        self.inject = nn.Linear(rest_dim, channels * layers) if rest else None
+        self.head = nn.Sequential(
+            nn.Linear(2 * channels + (rest_dim if rest else 0), global_dim), nn.ReLU()
+        )
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        """Return global features then the flattened convolution map, per observation."""
+        h, w, c = self.table_shape
+        x = observations.reshape(observations.shape[0], -1)
+        planes = x[:, self.table_start : self.table_end].reshape(-1, h, w, c).permute(0, 3, 1, 2)
+        rest = None
+        if self.rest is not None:
+            rest = self.rest(torch.cat([x[:, : self.table_start], x[:, self.table_end :]], dim=1))
+            shifts = self.inject(rest).reshape(x.shape[0], len(self.convs), -1, 1, 1)
+        y = planes
+        for i, conv in enumerate(self.convs):
+            y = conv(y)
+            if rest is not None:
+                y = y + shifts[:, i]
+            y = torch.relu(y)
+        y = y.flatten(2)
+        parts = [y.amax(dim=2), y.mean(dim=2)] + ([] if rest is None else [rest])
+        return torch.cat([self.head(torch.cat(parts, dim=1)), y.flatten(1)], dim=1)
+
+
+class CellsHead(nn.Module):
+    """Action logits: the first ``n_actions - H*W*k`` from the global features, then ``k`` per cell.
+
+    Cell actions are ordered row, column, then ``k`` (Irk: ``(row * T + col) * 4 +
+    orientation``); a cell's logits are a 1x1 convolution of its map column plus a linear term
+    of the global features.
+    """
+
+    def __init__(self, global_dim: int, channels: int, hw: tuple[int, int], n_actions: int):
+        super().__init__()
+        self.global_dim, self.channels, self.hw = global_dim, channels, hw
+        cells = hw[0] * hw[1]
+        self.per_cell = (n_actions - 1) // cells
+        self.n_other = n_actions - cells * self.per_cell
+        if self.per_cell < 1:
+            raise ValueError(f"{n_actions} actions do not cover {cells} cells")
+        self.other = nn.Linear(global_dim, self.n_other)
+        self.cell = nn.Conv2d(channels, self.per_cell, 1)
+        self.cell_bias = nn.Linear(global_dim, self.per_cell)
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        """Return the logits of every action."""
+        g = features[:, : self.global_dim]
+        h, w = self.hw
+        y = features[:, self.global_dim :].reshape(-1, self.channels, h, w)
+        cell = self.cell(y) + self.cell_bias(g)[:, :, None, None]
+        return torch.cat([self.other(g), cell.permute(0, 2, 3, 1).flatten(1)], dim=1)
+
+
+class CellsPolicy(MaskableActorCriticPolicy):
+    """A maskable policy over :class:`SectionsCNN` features with a per-cell action head.
+
+    Use with ``net_arch=[]``; the value is an MLP (64 units) over the global features only.
+    """
+
+    def _build(self, lr_schedule: Any) -> None:
+        super()._build(lr_schedule)
+        fx = self.features_extractor
+        if not isinstance(fx, SectionsCNN):
+            raise TypeError("CellsPolicy needs the SectionsCNN features extractor")
+        h, w, _ = fx.table_shape
+        self.action_net = CellsHead(fx.global_dim, fx.channels, (h, w), int(self.action_space.n))
+        for layer in (self.action_net.other, self.action_net.cell, self.action_net.cell_bias):
+            self.init_weights(layer, gain=0.01)
+        self.value_net = _GlobalValue(fx.global_dim)
+        self.optimizer = self.optimizer_class(
+            self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
+        )
+
+
+class _GlobalValue(nn.Module):
+    def __init__(self, global_dim: int) -> None:
+        super().__init__()
+        self.global_dim = global_dim
+        self.net = nn.Sequential(nn.Linear(global_dim, 64), nn.ReLU(), nn.Linear(64, 1))
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        return self.net(features[:, : self.global_dim])

@@ -163,7 +163,7 @@ class TrainConfig:
     reward_scale: float = 1.0
     n_envs: int = 4
     vec: str = "dummy"  # dummy | subproc
-    policy: str = "mlp"  # mlp | cnn (PlanesCNN features over (H, W, C) planes, then net_arch)
+    policy: str = "mlp"  # mlp | cnn (PlanesCNN over (H, W, C) planes, then net_arch) | cells
     cnn_channels: int = 32
     cnn_layers: int = 3
     net_arch: tuple[int, ...] = (256, 256)
@@ -203,6 +203,28 @@ def _env_factory(config: TrainConfig, rank: int) -> Callable[[], SingleAgentEnv]
     return build
 
 
+def planes_section(env_name: str, env_kwargs: dict[str, Any] | None = None) -> tuple[int, Any]:
+    """Return ``(start, (H, W, C))`` of the board planes in an env's flat observation.
+
+    A game whose observation is ``(H, W, C)`` planes gives the whole of it; a flat one (Irk)
+    gives the ``table`` section of its ``layout`` (``observation_layout``).
+    """
+    game_class = env_spec(env_name).load_game()
+    game = game_class(game_class.params_class(**(env_kwargs or {})), 0)
+    shape = tuple(int(x) for x in game.spec.observation_shape)
+    if len(shape) == 3:
+        return 0, shape
+    layout = getattr(game, "layout", None)
+    if layout is None or "table" not in getattr(layout, "start", {}):
+        raise ValueError(
+            f"{env_name}: observation {shape} has neither (H, W, C) planes nor a 'table' "
+            "section in a layout; use --policy mlp"
+        )
+    part = layout.slice("table")
+    t = int(layout.table_size)
+    return int(part.start), (t, t, (part.stop - part.start) // (t * t))
+
+
 def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run one training; save model, results JSON and plot in ``config.out``; return results."""
     import torch
@@ -224,6 +246,7 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
     vec_env = SubprocVecEnv(factories) if config.vec == "subproc" else DummyVecEnv(factories)
     vec_env.seed(config.seed)
     policy_kwargs: dict[str, Any] = {"net_arch": list(config.net_arch)}
+    policy_class: Any = "MlpPolicy"
     if config.policy == "cnn":
         from tabletop_envs.training.cnn import PlanesCNN
 
@@ -233,10 +256,26 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
             "channels": config.cnn_channels,
             "layers": config.cnn_layers,
         }
+    elif config.policy == "cells":
+        from tabletop_envs.training.cnn import CellsPolicy, SectionsCNN
+
+        policy_class = CellsPolicy
+        table_start, table_shape = planes_section(config.env, config.env_kwargs)
+        policy_kwargs = {
+            "net_arch": [],
+            "features_extractor_class": SectionsCNN,
+            "features_extractor_kwargs": {
+                "table_start": table_start,
+                "table_shape": table_shape,
+                "channels": config.cnn_channels,
+                "layers": config.cnn_layers,
+                "global_dim": config.net_arch[0] if config.net_arch else 128,
+            },
+        }
     elif config.policy != "mlp":
-        raise ValueError(f"policy must be 'mlp' or 'cnn', got {config.policy!r}")
+        raise ValueError(f"policy must be 'mlp', 'cnn' or 'cells', got {config.policy!r}")
     model = MaskablePPO(
-        "MlpPolicy",
+        policy_class,
         vec_env,
         n_steps=config.n_steps,
         batch_size=config.batch_size,
@@ -403,7 +442,13 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--reward-scale", type=float, default=d.reward_scale)
     p.add_argument("--n-envs", type=int, default=d.n_envs)
     p.add_argument("--vec", choices=("dummy", "subproc"), default=d.vec)
-    p.add_argument("--policy", choices=("mlp", "cnn"), default=d.policy)
+    p.add_argument(
+        "--policy",
+        choices=("mlp", "cnn", "cells"),
+        default=d.policy,
+        help="mlp | cnn (PlanesCNN over (H, W, C) planes) | cells (SectionsCNN over the board "
+        "planes + MLP over the rest, with a per-cell action head)",
+    )
     p.add_argument("--cnn-channels", type=int, default=d.cnn_channels)
     p.add_argument("--cnn-layers", type=int, default=d.cnn_layers)
     p.add_argument("--net-arch", default=",".join(map(str, d.net_arch)), help="e.g. 256,256")

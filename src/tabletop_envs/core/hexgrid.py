@@ -56,12 +56,6 @@ class HexBoard:
         return self.index(-q, -r)
 
 
-def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """Return the number of steps between two axial cells."""
-    dq, dr = a[0] - b[0], a[1] - b[1]
-    return max(abs(dq), abs(dr), abs(dq + dr))
-
-
 @cache
 def hex_board(side: int) -> HexBoard:
     """Return the (cached, immutable) geometry of the hexhex board of side ``side``."""
@@ -87,7 +81,7 @@ def hex_board(side: int) -> HexBoard:
         )
     ring: list[int] = []
     if m > 0:
-        # Start at the corner (q=m, r=-m)... walk six sides of m steps each.
+        # Start at the corner (q=0, r=-m) and walk the six sides, m steps each.
         q, r = 0, -m
         for dq, dr in ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)):
             for _ in range(m):

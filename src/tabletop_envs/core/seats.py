@@ -11,8 +11,3 @@ def next_seat(seat: int, num_players: int) -> int:
 def relative_seats(viewer: int, num_players: int) -> tuple[int, ...]:
     """Return all seats in order starting with ``viewer`` (the egocentric order)."""
     return tuple((viewer + k) % num_players for k in range(num_players))
-
-
-def seat_order_from(first: int, num_players: int) -> tuple[int, ...]:
-    """Return the seats in playing order starting with ``first``."""
-    return relative_seats(first, num_players)

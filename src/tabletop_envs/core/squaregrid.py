@@ -7,11 +7,6 @@ from functools import cache
 ORTHOGONAL: tuple[tuple[int, int], ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
-def square_index(row: int, col: int, cols: int) -> int:
-    """Return the index of ``(row, col)`` on a grid ``cols`` wide."""
-    return row * cols + col
-
-
 @cache
 def square_neighbors(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     """Return, per index of a ``rows x cols`` grid, the indices sharing an edge with it."""

@@ -23,6 +23,7 @@ from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_choice, check_int_range
 from tabletop_envs.core.rng import copy_rng, make_rng
+from tabletop_envs.core.seats import next_seat, relative_seats
 from tabletop_envs.games.irk.deck import (
     COLORS,
     SQUARE_COLOR,
@@ -295,7 +296,7 @@ class IrkState(PhasedGameState):
         if self.phase == CHOOSE:
             self.hands[seat].remove(action)
             self.chosen[seat] = action
-            nxt = (seat + 1) % n
+            nxt = next_seat(seat, n)
             if nxt != self.box:
                 self.to_move = nxt
             elif ROUND_KINDS[self.round] == "bet":
@@ -313,13 +314,12 @@ class IrkState(PhasedGameState):
             placement = action - self.deck_size
             self.placements.append([seat, tile, placement])
             self._put(tile, placement)
-            self._next_placer((seat + 1) % n)
+            self._next_placer(next_seat(seat, n))
 
     def _next_placer(self, start: int) -> None:
         """Hand the move to the next seat with a tile to place, discarding unplaceable tiles."""
         n = self.params.num_players
-        for k in range(n):
-            seat = (start + k) % n
+        for seat in relative_seats(start, n):
             tile = self.chosen[seat]
             if tile < 0:
                 continue
@@ -334,7 +334,7 @@ class IrkState(PhasedGameState):
             self.discards.append([seat, tile, self.round])
             self.chosen[seat] = -1
         self._mask = None
-        self.box = (self.box + 1) % n
+        self.box = next_seat(self.box, n)
         self._next_round()
 
     def _next_round(self) -> None:
@@ -394,7 +394,7 @@ class IrkState(PhasedGameState):
         at = self.layout.start
         n = self.params.num_players
         out = self._obs_base.copy()  # table planes and revealed tiles; other sections zero
-        order = [(seat + k) % n for k in range(n)]
+        order = list(relative_seats(seat, n))  # a list: numpy reads a tuple index as axes
         ones = [at["hand"] + t for t in self.hands[seat]]
         if self.chosen[seat] >= 0:
             ones.append(at["chosen"] + self.chosen[seat])

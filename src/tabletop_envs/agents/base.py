@@ -26,6 +26,15 @@ class Agent(ABC):
     def act(self, game: GameState, seat: int) -> int:
         """Return a legal action id for ``seat``, which is ``game.current_player``."""
 
+    def best_actions(self, game: GameState, seat: int) -> list[int]:
+        """Return the actions this agent rates equally best (``act`` plays one of them).
+
+        For imitation learning: a heuristic agent breaking ties at random returns every tied
+        action, so a learner imitating it is not taught the tie-breaks as if they mattered.
+        The default is the one action ``act`` returns.
+        """
+        return [self.act(game, seat)]
+
 
 class RandomAgent(Agent):
     """Uniform over the legal actions, from its own seeded Generator."""

@@ -67,16 +67,26 @@ class GreedyAgent(Agent):
 
     def act(self, game: GameState, seat: int) -> int:
         """Return a best-scoring legal action of ``seat`` under the game's heuristic."""
+        top, forced = self._top(game, seat)
+        if forced:
+            return top[0]
+        return int(top[int(self.rng.integers(len(top)))])
+
+    def best_actions(self, game: GameState, seat: int) -> list[int]:
+        """Return every legal action of ``seat`` that the heuristic scores highest."""
+        return self._top(game, seat)[0]
+
+    def _top(self, game: GameState, seat: int) -> tuple[list[int], bool]:
+        """Return the best-scoring actions, and whether the move was forced (one legal)."""
         actions = np.flatnonzero(game.legal_mask()).tolist()
         if not actions:
             raise ValueError(f"seat {seat} has no legal action (is the game over?)")
         if len(actions) == 1:
-            return actions[0]
+            return actions, True
         name = game.game_name
         heuristic = self._cache.get(name)
         if heuristic is None:
             heuristic = self._cache[name] = get_heuristic(name)
         scores = heuristic(game, seat, actions, self.rng)
         best = max(scores)
-        top = [a for a, s in zip(actions, scores, strict=True) if s >= best - 1e-9]
-        return int(top[int(self.rng.integers(len(top)))])
+        return [a for a, s in zip(actions, scores, strict=True) if s >= best - 1e-9], False

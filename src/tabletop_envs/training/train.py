@@ -180,6 +180,11 @@ class TrainConfig:
     final_eval_games: int = 400
     final_eval_opponents: tuple[str, ...] = ()  # more opponents for the final evaluation
     init_model: str | None = None  # start from this saved model's weights (same network)
+    imitate: str | None = None  # expert agent spec: behaviour-clone it before PPO (imitation.py)
+    imitate_episodes: int = 1000
+    imitate_epochs: int = 10
+    imitate_epsilon: float = 0.1  # share of random moves while recording (labels stay expert's)
+    imitate_lr: float = 1e-3
     eval_deterministic: bool = True  # evaluate the policy's most likely action (SB3's default)
     seed: int = 0
     threads: int = 1  # torch threads (0: torch's default); 1 is fastest for these small nets
@@ -296,6 +301,9 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
     history: list[dict[str, Any]] = []
     start = time.perf_counter()
     cpu_start = time.process_time()
+    imitation = None
+    if config.imitate:
+        imitation = _imitate(config, model, log)
 
     def run_eval(games: int, seed: int, opponent: Agent | None = None) -> dict[str, Any]:
         agent = PolicyAgent(model.policy, deterministic=config.eval_deterministic, name="learner")
@@ -333,6 +341,11 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
                     log(f"[{steps} steps] {format_result(result, eval_opponent_spec)}")
             return True
 
+    if imitation is not None and config.eval_every:
+        result = run_eval(config.eval_games, seed=10_000)
+        result.update(timesteps=0, seconds=time.perf_counter() - start)
+        history.append(result)
+        log(f"[after imitation] {format_result(result, eval_opponent_spec)}")
     if config.self_play_every:
         for i in range(config.n_envs):
             vec_env.env_method("set_max_pool", config.pool_size + 1, indices=[i])
@@ -361,6 +374,7 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
         "train_cpu_seconds": train_cpu_seconds,  # main process (all of it with --vec dummy)
         "timesteps": model.num_timesteps,
         "history": history,
+        "imitation": imitation,
         "final": final,
         "finals": finals,
         "model": str(out / "model.zip"),
@@ -371,6 +385,39 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
     for spec, result in finals.items():
         log(format_result(result, spec))
     return results
+
+
+def _imitate(config: TrainConfig, model: Any, log: Callable[[str], None]) -> dict[str, Any]:
+    """Behaviour-clone ``config.imitate`` into ``model.policy`` (see :mod:`.imitation`)."""
+    from tabletop_envs.training.imitation import collect_demonstrations, pretrain_policy
+
+    env = _env_factory(config, rank=config.n_envs)()
+    expert = _single(config.imitate, config.env, config.seed + 55)
+    data = collect_demonstrations(
+        env,
+        expert,
+        config.imitate_episodes,
+        epsilon=config.imitate_epsilon,
+        gamma=config.gamma,
+        seed=config.seed + 7,
+    )
+    stats = pretrain_policy(
+        model.policy,
+        data,
+        epochs=config.imitate_epochs,
+        batch_size=config.batch_size,
+        learning_rate=config.imitate_lr,
+        seed=config.seed,
+    )
+    stats["expert"] = config.imitate
+    agree = stats["validation_agreement"]
+    log(
+        f"imitated {config.imitate}: {stats['steps']} steps from {stats['episodes']} episodes "
+        f"({stats['collect_seconds']:.0f} s to record, {stats['fit_seconds']:.0f} s to fit); "
+        f"agreement {stats['train_agreement']:.3f} (train)"
+        + ("" if agree is None else f", {agree:.3f} (held out)")
+    )
+    return stats
 
 
 def _print(text: str) -> None:
@@ -472,6 +519,20 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--init-model", help="start from the weights of this saved model (.zip)")
     p.add_argument(
+        "--imitate",
+        metavar="AGENT",
+        help="behaviour-clone this agent (e.g. greedy) before PPO; see docs/training.md",
+    )
+    p.add_argument("--imitate-episodes", type=int, default=d.imitate_episodes)
+    p.add_argument("--imitate-epochs", type=int, default=d.imitate_epochs)
+    p.add_argument(
+        "--imitate-epsilon",
+        type=float,
+        default=d.imitate_epsilon,
+        help="share of random moves while recording the expert (default %(default)s)",
+    )
+    p.add_argument("--imitate-lr", type=float, default=d.imitate_lr)
+    p.add_argument(
         "--eval-stochastic",
         dest="eval_deterministic",
         action="store_false",
@@ -528,6 +589,11 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         final_eval_games=args.final_eval_games,
         final_eval_opponents=tuple(args.final_eval_opponents),
         init_model=args.init_model,
+        imitate=args.imitate,
+        imitate_episodes=args.imitate_episodes,
+        imitate_epochs=args.imitate_epochs,
+        imitate_epsilon=args.imitate_epsilon,
+        imitate_lr=args.imitate_lr,
         eval_deterministic=args.eval_deterministic,
         seed=args.seed,
         threads=args.threads,

@@ -1,0 +1,130 @@
+"""Imitation pre-training: recorded demonstrations and a policy fitted to them."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tabletop_envs
+from tabletop_envs.agents import make_agent
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.training import SingleAgentEnv
+from tabletop_envs.training.imitation import collect_demonstrations
+
+ENVS = tabletop_envs.registered_envs()
+
+
+class Recorder(Agent):
+    """Wraps an agent and remembers, per game, every action it was asked for."""
+
+    name = "recorder"
+
+    def __init__(self, inner: Agent) -> None:
+        self.inner = inner
+        self.asked: list[int] = []
+
+    def reset(self, seed: int | None = None) -> None:
+        self.inner.reset(seed)
+
+    def act(self, game, seat: int) -> int:
+        action = self.inner.act(game, seat)
+        self.asked.append(action)
+        return action
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_demonstrations_hold_the_experts_legal_moves_and_returns(name: str) -> None:
+    env = SingleAgentEnv(name, opponent=make_agent("random", name, 3), reward="margin")
+    expert = Recorder(make_agent("greedy", name, 4))
+    data = collect_demonstrations(env, expert, 3, seed=1)
+    assert data.episodes == 3 and len(data) == len(expert.asked) > 0
+    assert data.observations.shape == (len(data), env.observation_space.shape[0])
+    assert data.observations.dtype == np.int8  # every game's observation fits int8
+    assert data.masks.shape == (len(data), env.action_space.n)
+    assert data.actions.tolist() == expert.asked
+    assert data.masks[np.arange(len(data)), data.actions].all()  # every label is legal
+    # gamma 1 and a terminal-only reward: each step's return is its episode's margin, which
+    # under the win/loss rewards (+1 / -1) is +2, 0 or -2
+    assert set(np.unique(data.returns).tolist()) <= {-2.0, 0.0, 2.0}
+
+
+def test_epsilon_plays_random_moves_but_keeps_expert_labels() -> None:
+    class Fixed(Agent):
+        """Always the first legal action: a random move differs from it most of the time."""
+
+        def act(self, game, seat: int) -> int:
+            return int(np.flatnonzero(game.legal_mask())[0])
+
+    env = SingleAgentEnv("iris_v0", opponent=make_agent("random", "iris_v0", 0))
+    data = collect_demonstrations(env, Fixed(), 4, epsilon=1.0, seed=2)
+    first_legal = data.masks.argmax(axis=1)
+    np.testing.assert_array_equal(data.actions, first_legal)  # labels: always the expert's
+    # the positions differ from those of the expert's own games (random moves were played)
+    own = collect_demonstrations(env, Fixed(), 4, epsilon=0.0, seed=2)
+    assert data.observations.shape != own.observations.shape or not np.array_equal(
+        data.observations, own.observations
+    )
+
+
+@pytest.mark.parametrize("bad", [{"episodes": 0}, {"episodes": 1, "epsilon": 1.5}])
+def test_bad_arguments_are_named(bad: dict) -> None:
+    env = SingleAgentEnv("iris_v0")
+    episodes = bad.pop("episodes")
+    with pytest.raises(ValueError, match=r"episodes|epsilon"):
+        collect_demonstrations(env, make_agent("random", "iris_v0"), episodes, **bad)
+
+
+def _need_sb3() -> None:
+    if os.environ.get("CI") == "true":
+        import sb3_contrib  # noqa: F401  CI installs the train extra: it must fail, not skip
+    else:
+        pytest.importorskip("sb3_contrib")
+
+
+def test_pretraining_makes_the_policy_agree_with_the_expert() -> None:
+    _need_sb3()
+    from sb3_contrib import MaskablePPO
+
+    from tabletop_envs.training.imitation import pretrain_policy
+
+    env = SingleAgentEnv("iris_v0")
+
+    class Ranked(Agent):
+        """A deterministic expert: the legal action first in a fixed scrambled ranking."""
+
+        rank = np.random.default_rng(5).permutation(env.action_space.n)
+
+        def act(self, game, seat: int) -> int:
+            legal = np.flatnonzero(game.legal_mask())
+            return int(legal[self.rank[legal].argmin()])
+
+    data = collect_demonstrations(env, Ranked(), 20, seed=0)
+    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [32]}, seed=0)
+    before = pretrain_policy(model.policy, data, epochs=0)
+    after = pretrain_policy(model.policy, data, epochs=30, learning_rate=3e-3, batch_size=64)
+    assert before["train_agreement"] < 0.5  # forced moves (one legal action) agree anyway
+    assert after["train_agreement"] > 0.95 and after["validation_agreement"] > 0.9
+    assert after["epochs"][-1]["policy_loss"] < after["epochs"][0]["policy_loss"]
+
+
+def test_train_with_imitation_records_its_stats(tmp_path: Path) -> None:
+    _need_sb3()
+    from tabletop_envs.training.train import main
+
+    out = tmp_path / "bc"
+    args = [
+        "--env", "isis_osiris_v0", "--imitate", "greedy", "--imitate-episodes", "6",
+        "--imitate-epochs", "2", "--timesteps", "128", "--n-envs", "2", "--n-steps", "32",
+        "--batch-size", "32", "--n-epochs", "1", "--net-arch", "16", "--eval-every", "64",
+        "--eval-games", "2", "--final-eval-games", "2", "--no-progress", "--out", str(out),
+    ]  # fmt: skip
+    assert main(args) == 0
+    results = json.loads((out / "results.json").read_text())
+    imitation = results["imitation"]
+    assert imitation["expert"] == "greedy" and imitation["episodes"] == 6
+    assert imitation["steps"] > 6 and len(imitation["epochs"]) == 2
+    assert results["history"][0]["timesteps"] == 0  # evaluated right after imitation

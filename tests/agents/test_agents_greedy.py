@@ -89,3 +89,25 @@ def test_register_heuristic_plugs_in_a_game(monkeypatch):
     game = IrisState.new(seed=0, board_size=3)
     game.apply(game.legal_actions()[0])
     assert make_agent("greedy").act(game, 1) == max(game.legal_actions())
+
+
+def test_best_actions_are_the_tied_top_scores_and_act_plays_one(monkeypatch):
+    import tabletop_envs.agents.greedy as greedy
+
+    monkeypatch.setattr(greedy, "_HEURISTICS", dict(greedy._HEURISTICS))
+    # score = action id modulo 4: every legal id that is 3 mod 4 ties at the top
+    register_heuristic("iris", lambda game, seat, actions, rng: [float(a % 4) for a in actions])
+    game = IrisState.new(seed=0, board_size=3)
+    legal = game.legal_actions()
+    top = [a for a in legal if a % 4 == 3]
+    agent = make_agent("greedy", seed=1)
+    assert agent.best_actions(game, 0) == top
+    played = {agent.act(game, 0) for _ in range(200)}
+    assert played == set(top)  # the tie-break is uniform over exactly the tied actions
+
+
+def test_best_actions_default_is_the_single_move_act_plays():
+    agent = make_agent("random", "iris_v0", seed=3)
+    twin = make_agent("random", "iris_v0", seed=3)
+    game = IrisState.new(seed=0, board_size=3)
+    assert agent.best_actions(game, 0) == [twin.act(game, 0)]

@@ -128,3 +128,22 @@ def test_train_with_imitation_records_its_stats(tmp_path: Path) -> None:
     assert imitation["expert"] == "greedy" and imitation["episodes"] == 6
     assert imitation["steps"] > 6 and len(imitation["epochs"]) == 2
     assert results["history"][0]["timesteps"] == 0  # evaluated right after imitation
+
+
+def test_zero_timesteps_means_imitation_only(tmp_path: Path) -> None:
+    _need_sb3()
+    from tabletop_envs.training.train import TrainConfig, main, train
+
+    out = tmp_path / "bc_only"
+    args = [
+        "--env", "iris_v0", "--env-arg", "board_size=3", "--imitate", "greedy",
+        "--imitate-episodes", "4", "--imitate-epochs", "1", "--timesteps", "0",
+        "--net-arch", "16", "--eval-every", "0", "--final-eval-games", "2", "--no-progress",
+        "--out", str(out),
+    ]  # fmt: skip
+    assert main(args) == 0
+    results = json.loads((out / "results.json").read_text())
+    assert results["timesteps"] == 0 and results["imitation"]["episodes"] == 4
+    assert results["final"]["games"] == 2
+    with pytest.raises(ValueError, match="timesteps must be positive"):
+        train(TrainConfig(env="iris_v0", timesteps=0, out=str(tmp_path / "none")))

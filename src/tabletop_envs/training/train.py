@@ -241,6 +241,11 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
         log = _print
     if config.env not in registered_envs():
         raise ValueError(f"unknown env {config.env!r}; registered: {registered_envs()}")
+    if config.timesteps < 0 or (config.timesteps == 0 and not config.imitate):
+        raise ValueError(
+            f"timesteps must be positive (or 0 with imitate: imitation only), got "
+            f"{config.timesteps}"
+        )
     if config.threads:
         torch.set_num_threads(config.threads)
     out = Path(config.out)
@@ -349,11 +354,12 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
     if config.self_play_every:
         for i in range(config.n_envs):
             vec_env.env_method("set_max_pool", config.pool_size + 1, indices=[i])
-    model.learn(
-        total_timesteps=config.timesteps,
-        callback=Periodic(),
-        progress_bar=config.progress_bar,
-    )
+    if config.timesteps > 0:  # 0 with --imitate: imitation only
+        model.learn(
+            total_timesteps=config.timesteps,
+            callback=Periodic(),
+            progress_bar=config.progress_bar,
+        )
     train_seconds = time.perf_counter() - start
     train_cpu_seconds = time.process_time() - cpu_start
     vec_env.close()
@@ -467,7 +473,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         metavar="K=V",
         help="game parameter, e.g. board_size=7; repeat",
     )
-    p.add_argument("--timesteps", type=int, default=d.timesteps)
+    p.add_argument(
+        "--timesteps",
+        type=int,
+        default=d.timesteps,
+        help="PPO steps (default %(default)s; 0 with --imitate: imitation only)",
+    )
     p.add_argument(
         "--opponent",
         default=d.opponent,

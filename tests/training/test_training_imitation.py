@@ -118,14 +118,16 @@ def test_train_with_imitation_records_its_stats(tmp_path: Path) -> None:
     out = tmp_path / "bc"
     args = [
         "--env", "isis_osiris_v0", "--imitate", "greedy", "--imitate-episodes", "6",
-        "--imitate-epochs", "2", "--timesteps", "128", "--n-envs", "2", "--n-steps", "32",
-        "--batch-size", "32", "--n-epochs", "1", "--net-arch", "16", "--eval-every", "64",
-        "--eval-games", "2", "--final-eval-games", "2", "--no-progress", "--out", str(out),
+        "--imitate-epochs", "2", "--imitate-rounds", "2", "--timesteps", "128", "--n-envs", "2",
+        "--n-steps", "32", "--batch-size", "32", "--n-epochs", "1", "--net-arch", "16",
+        "--eval-every", "64", "--eval-games", "2", "--final-eval-games", "2", "--no-progress",
+        "--out", str(out),
     ]  # fmt: skip
     assert main(args) == 0
     results = json.loads((out / "results.json").read_text())
     imitation = results["imitation"]
-    assert imitation["expert"] == "greedy" and imitation["episodes"] == 6
+    assert imitation["expert"] == "greedy" and imitation["episodes"] == 12  # 2 rounds of 6
+    assert len(imitation["rounds"]) == 2
     assert imitation["steps"] > 6 and len(imitation["epochs"]) == 2
     assert results["history"][0]["timesteps"] == 0  # evaluated right after imitation
 
@@ -147,3 +149,16 @@ def test_zero_timesteps_means_imitation_only(tmp_path: Path) -> None:
     assert results["final"]["games"] == 2
     with pytest.raises(ValueError, match="timesteps must be positive"):
         train(TrainConfig(env="iris_v0", timesteps=0, out=str(tmp_path / "none")))
+
+
+def test_dagger_behaviour_plays_while_the_expert_labels() -> None:
+    env = SingleAgentEnv("iris_v0", opponent=make_agent("random", "iris_v0", 0))
+    player = Recorder(make_agent("random", "iris_v0", 5))
+    expert = Recorder(make_agent("greedy", "iris_v0", 6))
+    data = collect_demonstrations(env, expert, 3, behaviour=player, seed=4)
+    assert data.actions.tolist() == expert.asked  # labels: the expert's choices …
+    assert len(player.asked) == len(data)  # … on the positions the behaviour agent reached
+    assert player.asked != expert.asked
+    both = data + collect_demonstrations(env, expert, 2, seed=5)
+    assert both.episodes == 5 and len(both) > len(data)
+    np.testing.assert_array_equal(both.targets[: len(data)], data.targets)

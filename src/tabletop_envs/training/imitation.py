@@ -40,7 +40,8 @@ class Demonstrations:
     observations: np.ndarray  # (N, obs_dim), the env's observation in a compact dtype
     masks: np.ndarray  # (N, num_actions) bool
     targets: np.ndarray  # (N, num_actions) bool, the expert's equally best actions
-    actions: np.ndarray  # (N,) int64, the expert's move (one of its targets)
+    actions: np.ndarray  # (N,) int64, one of the expert's best actions (its move, unless
+    # a behaviour agent or epsilon played another)
     returns: np.ndarray  # (N,) float32, the discounted return from this step on
     episodes: int
     seconds: float
@@ -48,20 +49,35 @@ class Demonstrations:
     def __len__(self) -> int:
         return int(self.actions.shape[0])
 
+    def __add__(self, other: Demonstrations) -> Demonstrations:
+        """Return both sets of demonstrations in one (``other``'s rows last)."""
+        return Demonstrations(
+            observations=np.concatenate([self.observations, other.observations]),
+            masks=np.concatenate([self.masks, other.masks]),
+            targets=np.concatenate([self.targets, other.targets]),
+            actions=np.concatenate([self.actions, other.actions]),
+            returns=np.concatenate([self.returns, other.returns]),
+            episodes=self.episodes + other.episodes,
+            seconds=self.seconds + other.seconds,
+        )
+
 
 def collect_demonstrations(
     env: SingleAgentEnv,
     expert: Agent,
     episodes: int,
     *,
+    behaviour: Agent | None = None,
     epsilon: float = 0.0,
     gamma: float = 1.0,
     seed: int = 0,
 ) -> Demonstrations:
-    """Play ``episodes`` games of ``env`` with ``expert`` in the learner's seat; record them.
+    """Play ``episodes`` games of ``env`` in the learner's seat; record the expert's choices.
 
-    ``epsilon``: probability of playing a uniformly random legal action instead of the
-    expert's (the recorded label is always the expert's action).
+    The moves played are the expert's own, or with ``behaviour`` that agent's (DAgger: the
+    learner's current policy plays, so the data covers the positions *it* reaches, and the
+    expert labels them). ``epsilon``: probability of playing a uniformly random legal action
+    instead. The recorded labels are always the expert's best actions.
     """
     if episodes < 1:
         raise ValueError(f"episodes must be at least 1, got {episodes}")
@@ -70,6 +86,8 @@ def collect_demonstrations(
     start = time.perf_counter()
     rng = np.random.default_rng(seed)
     expert.reset(int(rng.integers(2**63)))
+    if behaviour is not None:
+        behaviour.reset(int(rng.integers(2**63)))
     space = env.observation_space
     compact = np.int8 if space.low.min() >= -128 and space.high.max() <= 127 else np.float32
     observations: list[np.ndarray] = []
@@ -84,16 +102,17 @@ def collect_demonstrations(
         while not done:
             mask = env.action_masks()
             best = expert.best_actions(env.game, env.learner_seat)
-            action = best[int(rng.integers(len(best)))] if len(best) > 1 else best[0]
+            label = best[int(rng.integers(len(best)))] if len(best) > 1 else best[0]
+            move = label if behaviour is None else behaviour.act(env.game, env.learner_seat)
             target = np.zeros_like(mask)
             target[best] = True
             observations.append(obs.astype(compact))
             masks.append(mask)
             targets.append(target)
-            actions.append(action)
+            actions.append(label)
             if epsilon and rng.random() < epsilon:
-                action = int(rng.choice(np.flatnonzero(mask)))
-            obs, reward, done, _, _ = env.step(action)
+                move = int(rng.choice(np.flatnonzero(mask)))
+            obs, reward, done, _, _ = env.step(move)
             rewards.append(float(reward))
         running = 0.0
         tail: list[float] = []

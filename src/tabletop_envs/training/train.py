@@ -181,7 +181,8 @@ class TrainConfig:
     final_eval_opponents: tuple[str, ...] = ()  # more opponents for the final evaluation
     init_model: str | None = None  # start from this saved model's weights (same network)
     imitate: str | None = None  # expert agent spec: behaviour-clone it before PPO (imitation.py)
-    imitate_episodes: int = 1000
+    imitate_episodes: int = 1000  # per round
+    imitate_rounds: int = 1  # >1: DAgger, later rounds played by the cloned policy itself
     imitate_epochs: int = 10
     imitate_epsilon: float = 0.1  # share of random moves while recording (labels stay expert's)
     imitate_lr: float = 1e-3
@@ -399,22 +400,37 @@ def _imitate(config: TrainConfig, model: Any, log: Callable[[str], None]) -> dic
 
     env = _env_factory(config, rank=config.n_envs)()
     expert = _single(config.imitate, config.env, config.seed + 55)
-    data = collect_demonstrations(
-        env,
-        expert,
-        config.imitate_episodes,
-        epsilon=config.imitate_epsilon,
-        gamma=config.gamma,
-        seed=config.seed + 7,
-    )
-    stats = pretrain_policy(
-        model.policy,
-        data,
-        epochs=config.imitate_epochs,
-        batch_size=config.batch_size,
-        learning_rate=config.imitate_lr,
-        seed=config.seed,
-    )
+    data = None
+    rounds = []
+    for k in range(max(1, config.imitate_rounds)):
+        # round 0: the expert plays; later rounds: the policy cloned so far (sampling)
+        behaviour = None if k == 0 else PolicyAgent(model.policy, name=f"clone@{k}")
+        more = collect_demonstrations(
+            env,
+            expert,
+            config.imitate_episodes,
+            behaviour=behaviour,
+            epsilon=config.imitate_epsilon,
+            gamma=config.gamma,
+            seed=config.seed + 7 + k,
+        )
+        data = more if data is None else data + more
+        stats = pretrain_policy(
+            model.policy,
+            data,
+            epochs=config.imitate_epochs,
+            batch_size=config.batch_size,
+            learning_rate=config.imitate_lr,
+            seed=config.seed + k,
+        )
+        rounds.append(stats)
+        if config.imitate_rounds > 1:
+            log(
+                f"imitation round {k + 1}: {len(data)} steps, agreement "
+                f"{stats['train_agreement']:.3f} (train)"
+            )
+    stats = dict(stats, rounds=rounds, collect_seconds=data.seconds)
+    stats["fit_seconds"] = sum(r["fit_seconds"] for r in rounds)
     stats["expert"] = config.imitate
     agree = stats["validation_agreement"]
     log(
@@ -534,7 +550,15 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         metavar="AGENT",
         help="behaviour-clone this agent (e.g. greedy) before PPO; see docs/training.md",
     )
-    p.add_argument("--imitate-episodes", type=int, default=d.imitate_episodes)
+    p.add_argument(
+        "--imitate-episodes", type=int, default=d.imitate_episodes, help="episodes per round"
+    )
+    p.add_argument(
+        "--imitate-rounds",
+        type=int,
+        default=d.imitate_rounds,
+        help="DAgger rounds: after the first, the cloned policy plays and the expert labels",
+    )
     p.add_argument("--imitate-epochs", type=int, default=d.imitate_epochs)
     p.add_argument(
         "--imitate-epsilon",
@@ -602,6 +626,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         init_model=args.init_model,
         imitate=args.imitate,
         imitate_episodes=args.imitate_episodes,
+        imitate_rounds=args.imitate_rounds,
         imitate_epochs=args.imitate_epochs,
         imitate_epsilon=args.imitate_epsilon,
         imitate_lr=args.imitate_lr,

@@ -149,6 +149,8 @@ def test_zero_timesteps_means_imitation_only(tmp_path: Path) -> None:
     assert results["final"]["games"] == 2
     with pytest.raises(ValueError, match="timesteps must be positive"):
         train(TrainConfig(env="iris_v0", timesteps=0, out=str(tmp_path / "none")))
+    with pytest.raises(ValueError, match="at least 1 round"):
+        train(TrainConfig(imitate="greedy", imitate_rounds=0, out=str(tmp_path / "none")))
 
 
 def test_dagger_behaviour_plays_while_the_expert_labels() -> None:

@@ -247,6 +247,11 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
             f"timesteps must be positive (or 0 with imitate: imitation only), got "
             f"{config.timesteps}"
         )
+    if config.imitate and (config.imitate_rounds < 1 or config.imitate_episodes < 1):
+        raise ValueError(
+            f"imitation needs at least 1 round of at least 1 episode, got "
+            f"{config.imitate_rounds} rounds of {config.imitate_episodes}"
+        )
     if config.threads:
         torch.set_num_threads(config.threads)
     out = Path(config.out)
@@ -402,7 +407,7 @@ def _imitate(config: TrainConfig, model: Any, log: Callable[[str], None]) -> dic
     expert = _single(config.imitate, config.env, config.seed + 55)
     data = None
     rounds = []
-    for k in range(max(1, config.imitate_rounds)):
+    for k in range(config.imitate_rounds):
         # round 0: the expert plays; later rounds: the policy cloned so far (sampling)
         behaviour = None if k == 0 else PolicyAgent(model.policy, name=f"clone@{k}")
         more = collect_demonstrations(

@@ -12,7 +12,8 @@ import tabletop_envs
 from tabletop_envs.agents.base import Agent, RandomAgent
 from tabletop_envs.core.errors import IllegalActionError
 from tabletop_envs.training import OpponentPool, PolicyAgent, SingleAgentEnv
-from tabletop_envs.training.train import evaluate, parse_env_args, wilson_interval
+from tabletop_envs.training.arena import wilson as wilson_interval
+from tabletop_envs.training.train import evaluate, parse_env_args
 
 ENVS = tabletop_envs.registered_envs()
 

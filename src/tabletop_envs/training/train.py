@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import ast
 import json
-import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -27,6 +26,7 @@ import numpy as np
 
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.envs.registry import env_spec, registered_envs
+from tabletop_envs.training.arena import wilson
 from tabletop_envs.training.sb3 import OpponentPool, PolicyAgent, SingleAgentEnv
 
 # ---- opponents and evaluation (no torch needed) ---------------------------------------------
@@ -71,17 +71,6 @@ def _single(spec: str, env_name: str, seed: int | None) -> Agent:
     return make_agent(spec, env_name, seed)
 
 
-def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Return the 95% Wilson score interval of a proportion ``successes / n``."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def evaluate(
     agent: Agent,
     opponent: Agent,
@@ -122,7 +111,7 @@ def evaluate(
             draws += 1
         else:
             losses += 1
-    low, high = wilson_interval(wins, games)
+    low, high = wilson(wins, games)
     return {
         "games": games,
         "wins": wins,

@@ -21,9 +21,6 @@ from tabletop_envs.games.irk.deck import (
     EMPTY,
     GRAY,
     SQUARE_COLOR,
-    SQUARE_KIND,
-    SQUARE_VALUE,
-    STAR,
 )
 from tabletop_envs.games.irk.rules import CHOOSE, ROUND_KINDS, IrkState
 from tabletop_envs.games.irk.scoring import cell_table_values, majority_points, pile_counts
@@ -82,13 +79,11 @@ class _Evaluator:
 
     def bet(self, tile: int) -> float:
         """Return the margin after adding ``tile`` to the own score pile."""
-        counts = [c.copy() for c in self.counts]
-        stars = [s.copy() for s in self.stars]
-        for code in self.game.tiles[tile]:
-            color = SQUARE_COLOR[code]
-            if color >= 0:
-                counts[self.seat][color] += SQUARE_VALUE[code]
-                stars[self.seat][color] += SQUARE_KIND[code] == STAR
+        tiles = self.game.tiles
+        counts, stars = list(self.counts), list(self.stars)
+        counts[self.seat], stars[self.seat] = pile_counts(
+            [tiles[t] for t in self.game.piles[self.seat]] + [tiles[tile]]
+        )
         return self.margin(self.values, counts, stars)
 
     def place(self, tile: int, placement: int) -> float:

@@ -121,6 +121,7 @@ register(
             {"num_players": 3},
             {"num_players": 4, "reward": "score"},
             {"num_players": 2, "table_size": 9},
+            {"num_players": 3, "group_planes": True},
         ),
         helpers=(
             "action_to_tile",

@@ -1,10 +1,11 @@
 """Irk's egocentric observation: one flat int8 vector, its layout declared once here.
 
 The vector is the concatenation of the sections of :func:`observation_layout`, in order. The
-``table`` section is ``table_size x table_size x len(TABLE_CHANNELS)`` in row-major order
-(``row``, then ``col``, then channel), so ``obs[:T*T*11].reshape(T, T, 11)`` gives planes that
-line up with placement ids. Per-seat sections list seats *relative to the observer*: entry 0 is
-the observer, entry ``k`` the seat ``k`` places after it in seat order.
+``table`` section is ``table_size x table_size x C`` in row-major order (``row``, then ``col``,
+then channel; ``C = len(table_channels(group_planes))``: 11, or 16 with the group planes), so
+``obs[:T*T*C].reshape(T, T, C)`` gives planes that line up with placement ids. Per-seat
+sections list seats *relative to the observer*: entry 0 is the observer, entry ``k`` the seat
+``k`` places after it in seat order.
 """
 
 from __future__ import annotations
@@ -32,9 +33,24 @@ for _code in range(2, NUM_CODES):
     CODE_FEATURES[_code, _KIND_CHANNEL[SQUARE_KIND[_code]]] = 1
 CODE_FEATURES.setflags(write=False)
 
+#: Extra table channels with ``group_planes=True``: per color ``c``, the value of the ``c``
+#: group (``c`` flowers and gray, joined through shared edges) the cell belongs to, 0 where the
+#: cell is empty or shows another color. ``V(c)`` is the largest entry of its plane.
+GROUP_CHANNELS = tuple(f"group_{color}" for color in COLORS)
+
+
+def table_channels(group_planes: bool = False) -> tuple[str, ...]:
+    """Return the channel names of a table cell (``TABLE_CHANNELS``, then the group planes)."""
+    return TABLE_CHANNELS + GROUP_CHANNELS if group_planes else TABLE_CHANNELS
+
+
 #: What each section holds (``D`` deck size, ``n`` players, ``T`` table size).
 SECTION_DOCS: dict[str, tuple[str, str]] = {
-    "table": ("T*T*11", "per cell: visible square (color one-hot, gray, kind one-hot), height"),
+    "table": (
+        "T*T*C",
+        "per cell: visible square (color one-hot, gray, kind one-hot), height; C = 11, or 16 "
+        "with group_planes (+ the value of each color's group holding the cell)",
+    ),
     "hand": ("D", "1 for each tile id in my hand"),
     "chosen": ("D", "1 for my chosen tile while it waits (not yet revealed/placed)"),
     "placing": ("D", "1 for the tile being placed now (revealed to all), in the place phase"),
@@ -57,6 +73,7 @@ class ObservationLayout:
     table_size: int
     num_players: int
     deck_size: int
+    channels: tuple[str, ...]  # table channels per cell
     sections: tuple[tuple[str, int, int], ...]  # (name, start, length)
     size: int
     names: tuple[str, ...]  # one name per entry
@@ -70,12 +87,12 @@ class ObservationLayout:
         raise KeyError(f"no section {name!r}; sections: {[s[0] for s in self.sections]}")
 
     def split(self, obs: np.ndarray) -> dict[str, np.ndarray]:
-        """Return each section of an observation (the table reshaped to ``(T, T, 11)``)."""
+        """Return each section of an observation (the table reshaped to ``(T, T, C)``)."""
         out: dict[str, Any] = {}
         for name, start, length in self.sections:
             part = obs[start : start + length]
             if name == "table":
-                part = part.reshape(self.table_size, self.table_size, len(TABLE_CHANNELS))
+                part = part.reshape(self.table_size, self.table_size, len(self.channels))
             elif name in ("pile_count", "pile_stars"):
                 part = part.reshape(self.num_players, len(COLORS))
             out[name] = part
@@ -83,11 +100,14 @@ class ObservationLayout:
 
 
 @cache
-def observation_layout(table_size: int, num_players: int, deck_size: int) -> ObservationLayout:
+def observation_layout(
+    table_size: int, num_players: int, deck_size: int, group_planes: bool = False
+) -> ObservationLayout:
     """Return the layout of the observation for one configuration."""
     t, n, d = table_size, num_players, deck_size
+    channels = table_channels(group_planes)
     lengths = {
-        "table": t * t * len(TABLE_CHANNELS),
+        "table": t * t * len(channels),
         "hand": d,
         "chosen": d,
         "placing": d,
@@ -108,9 +128,7 @@ def observation_layout(table_size: int, num_players: int, deck_size: int) -> Obs
         sections.append((name, start, length))
         start += length
         if name == "table":
-            names += [
-                f"table[{r},{c}].{ch}" for r in range(t) for c in range(t) for ch in TABLE_CHANNELS
-            ]
+            names += [f"table[{r},{c}].{ch}" for r in range(t) for c in range(t) for ch in channels]
         elif name in ("pile_count", "pile_stars"):
             names += [f"{name}[+{k}].{color}" for k in range(n) for color in COLORS]
         elif name in ("hand_size", "waiting", "box_holder"):
@@ -122,4 +140,4 @@ def observation_layout(table_size: int, num_players: int, deck_size: int) -> Obs
         else:
             names += [f"{name}[{i}]" for i in range(length)]
     starts = {name: begin for name, begin, _ in sections}
-    return ObservationLayout(t, n, d, tuple(sections), start, tuple(names), starts)
+    return ObservationLayout(t, n, d, channels, tuple(sections), start, tuple(names), starts)

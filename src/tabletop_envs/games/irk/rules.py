@@ -21,7 +21,7 @@ import numpy as np
 
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
-from tabletop_envs.core.params import check_choice, check_int_range
+from tabletop_envs.core.params import check_bool, check_choice, check_int_range
 from tabletop_envs.core.rng import copy_rng, make_rng
 from tabletop_envs.core.seats import next_seat, relative_seats
 from tabletop_envs.games.irk.deck import (
@@ -50,7 +50,7 @@ from tabletop_envs.games.irk.placement import (
     placement_tables,
     why_illegal,
 )
-from tabletop_envs.games.irk.scoring import final_rewards, score_game
+from tabletop_envs.games.irk.scoring import cell_group_values, final_rewards, score_game
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MIN_TABLE, MAX_TABLE = 5, 64
@@ -62,6 +62,8 @@ ROUND_KINDS = ("bet", "table", "table", "bet", "table", "table", "bet")
 REWARD_MODES = ("win_loss", "score")
 
 CHOOSE, PLACE, OVER = 0, 1, 2
+#: Table channel of the stack height; the group planes (if any) follow it.
+HEIGHT = len(TABLE_CHANNELS) - 1
 PHASE_NAMES = ("choose", "place", "over")
 
 
@@ -72,17 +74,22 @@ def opening_count(num_players: int) -> int:
 
 @dataclass(frozen=True)
 class IrkParams:
-    """Parameters of Irk: players, table side, deck (tile strings) and reward mode."""
+    """Parameters of Irk: players, table side, deck (tile strings), reward mode, group planes.
+
+    ``group_planes`` adds ``observation.GROUP_CHANNELS`` to every table cell of the observation.
+    """
 
     num_players: int = 2
     table_size: int = DEFAULT_TABLE_SIZE
     deck: tuple[str, ...] = STANDARD_DECK
     reward: str = "win_loss"  # or "score": each player's final points
+    group_planes: bool = False
 
     def __post_init__(self) -> None:
         n = check_int_range("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
         t = check_int_range("table_size", self.table_size, MIN_TABLE, MAX_TABLE)
         check_choice("reward", self.reward, REWARD_MODES)
+        object.__setattr__(self, "group_planes", check_bool("group_planes", self.group_planes))
         deck = normalize_deck(self.deck)
         need = HAND_SIZE * n + opening_count(n)
         if not need <= len(deck) <= MAX_DECK:
@@ -130,8 +137,10 @@ class IrkState(PhasedGameState):
         t = p.table_size
         self.tables: PlacementTables = placement_tables(t)
         self.tiles: tuple[Tile, ...] = deck_tiles(p.deck)
-        self.layout: ObservationLayout = observation_layout(t, p.num_players, len(p.deck))
-        self._spec = _spec(p.num_players, t, p.deck, p.reward)
+        self.layout: ObservationLayout = observation_layout(
+            t, p.num_players, len(p.deck), p.group_planes
+        )
+        self._spec = _spec(p.num_players, t, p.deck, p.reward, p.group_planes)
         n_cells = t * t
         self.visible = np.zeros(n_cells + 1, dtype=np.intp)  # + off-table sentinel (EMPTY)
         self.height = np.zeros(n_cells, dtype=np.int16)
@@ -142,6 +151,7 @@ class IrkState(PhasedGameState):
         self._views()
         for _seat, tile, placement in self.placements:
             self._put(tile, placement)
+        self._update_groups()
         n = p.num_players
         self._pile_count = np.zeros((n, len(COLORS)), dtype=np.int8)
         self._pile_stars = np.zeros((n, len(COLORS)), dtype=np.int8)
@@ -162,7 +172,7 @@ class IrkState(PhasedGameState):
         """Point the table planes and revealed tiles at their sections of ``_obs_base``."""
         at = self.layout.start
         cells = self.params.table_size**2
-        self._table_obs = self._obs_base[: at["hand"]].reshape(cells, len(TABLE_CHANNELS))
+        self._table_obs = self._obs_base[: at["hand"]].reshape(cells, len(self.layout.channels))
         self._revealed = self._obs_base[at["revealed"] : at["revealed"] + self.deck_size]
 
     def _put(self, tile: int, placement: int) -> None:
@@ -179,9 +189,22 @@ class IrkState(PhasedGameState):
             self.height[cell] = h
             self.visible[cell] = code
             row = self._table_obs[cell]
-            row[:-1] = CODE_FEATURES[code]
-            row[-1] = h
+            row[:HEIGHT] = CODE_FEATURES[code]
+            row[HEIGHT] = h
         self._revealed[tile] = 1
+
+    def _update_groups(self) -> None:
+        """Refill the group planes (``group_planes=True``) from the visible table."""
+        if not self.params.group_planes:
+            return
+        occupied = np.flatnonzero(self.height)
+        cells = dict(zip(occupied.tolist(), self.visible[occupied].tolist(), strict=True))
+        planes = self._table_obs[:, HEIGHT + 1 :]
+        planes[occupied] = 0  # only occupied cells ever hold a group, and they stay occupied
+        size = self.params.table_size
+        for color, values in enumerate(cell_group_values(cells, (size, size))):
+            if values:
+                planes[list(values), color] = list(values.values())
 
     def _add_to_pile(self, seat: int, tile: int) -> None:
         for code in self.tiles[tile]:
@@ -314,6 +337,7 @@ class IrkState(PhasedGameState):
             placement = action - self.deck_size
             self.placements.append([seat, tile, placement])
             self._put(tile, placement)
+            self._update_groups()
             self._next_placer(next_seat(seat, n))
 
     def _next_placer(self, start: int) -> None:
@@ -539,9 +563,11 @@ def _copy_lists(value: Any) -> Any:
 
 
 @cache
-def _spec(num_players: int, table_size: int, deck: tuple[str, ...], reward: str) -> GameSpec:
+def _spec(
+    num_players: int, table_size: int, deck: tuple[str, ...], reward: str, group_planes: bool
+) -> GameSpec:
     tiles = deck_tiles(deck)
-    layout = observation_layout(table_size, num_players, len(deck))
+    layout = observation_layout(table_size, num_players, len(deck), group_planes)
     max_on_table = opening_count(num_players) + 4 * num_players
     per_tile_color = max(
         sum(SQUARE_VALUE[c] for c in tile if SQUARE_COLOR[c] == color)
@@ -549,6 +575,14 @@ def _spec(num_players: int, table_size: int, deck: tuple[str, ...], reward: str)
         for color in range(len(COLORS))
     )
     high = max(max_on_table, 3 * per_tile_color, HAND_SIZE, 1)
+    if group_planes:  # a group is worth at most all of one color's flowers
+        high = max(
+            high,
+            max(
+                sum(SQUARE_VALUE[c] for tile in tiles for c in tile if SQUARE_COLOR[c] == color)
+                for color in range(len(COLORS))
+            ),
+        )
     if reward == "score":
         total = sum(SQUARE_VALUE[c] for tile in tiles for c in tile)
         reward_range = (0.0, float(total))

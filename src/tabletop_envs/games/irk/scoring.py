@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from tabletop_envs.core.components import group_scores
+from tabletop_envs.core.components import connected_components, group_scores
 from tabletop_envs.core.squaregrid import square_neighbors
 from tabletop_envs.games.irk.deck import (
     COLORS,
@@ -77,6 +77,27 @@ def cell_table_values(
         groups = group_scores(members, neighbors, members.__getitem__)
         values[color] = int(groups[0]) if groups else 0
     return values
+
+
+def cell_group_values(cells: Mapping[int, int], shape: tuple[int, int]) -> list[dict[int, int]]:
+    """Return per color ``c`` the value of the ``c`` group holding each member cell.
+
+    ``cells`` is as for :func:`cell_table_values`. Entry ``c`` maps every occupied cell showing
+    a ``c`` flower or gray to the summed ``c`` values of its group (a gray cell is in a group of
+    every color); ``max(entry.values())`` is ``V(c)``.
+    """
+    neighbors = square_neighbors(*shape)
+    out: list[dict[int, int]] = []
+    for color in range(len(COLORS)):
+        joins = _JOINS[color]
+        members = [cell for cell, code in cells.items() if joins[code]]
+        value: dict[int, int] = {}
+        for group in connected_components(members, neighbors):
+            total = sum(SQUARE_VALUE[cells[cell]] for cell in group)
+            for cell in group:
+                value[cell] = total
+        out.append(value)
+    return out
 
 
 def pile_counts(pile: Sequence[Any]) -> tuple[list[int], list[int]]:

@@ -70,3 +70,74 @@ def test_train_cells_policy_on_small_irk_then_reload(tmp_path: Path) -> None:
         agent, make_agent("random", "irk_v0", 1), "irk_v0", games=2, env_kwargs={"table_size": 9}
     )
     assert result["wins"] + result["draws"] + result["losses"] == 2
+
+
+def test_footprint_head_adds_each_covered_cell_dot_its_query() -> None:
+    from tabletop_envs.games.irk.placement import FOOTPRINTS
+    from tabletop_envs.training.cnn import CellsHead
+
+    t, d, channels, g = 6, 3, 4, 5
+    head = CellsHead(g, channels, (t, t), d + t * t * 4, footprint=FOOTPRINTS)
+    torch.manual_seed(0)
+    features = torch.randn(2, g + channels * t * t)
+    logits = head(features).detach()
+    with torch.no_grad():
+        plain = features[:, g:].reshape(2, channels, t, t)
+        base = head.cell(plain) + head.cell_bias(features[:, :g])[:, :, None, None]
+        q = head.query(features[:, :g]).reshape(2, 4, 3, channels)
+    for b in range(2):
+        for r in range(t):
+            for c in range(t):
+                for o, cells in enumerate(FOOTPRINTS):
+                    want = float(base[b, o, r, c])
+                    for k, (dr, dc) in enumerate(cells):
+                        rr, cc = r + dr, c + dc
+                        if 0 <= rr < t and 0 <= cc < t:  # off-table cells add nothing
+                            want += float(plain[b, :, rr, cc] @ q[b, o, k])
+                    got = float(logits[b, d + (r * t + c) * 4 + o])
+                    assert got == pytest.approx(want, abs=1e-5)
+
+
+def test_footprint_head_rejects_a_footprint_that_does_not_fit() -> None:
+    from tabletop_envs.training.cnn import CellsHead
+
+    with pytest.raises(ValueError, match="footprint needs 4 entries"):
+        CellsHead(2, 4, (5, 5), 3 + 25 * 4, footprint=[[(0, 0)]] * 3)
+    with pytest.raises(ValueError, match="footprint needs 4 entries"):
+        CellsHead(2, 4, (5, 5), 3 + 25 * 4, footprint=[[(0, 0)], [(0, 0), (1, 0)]] * 2)
+
+
+def test_train_footprint_head_with_group_planes_then_reload(tmp_path: Path) -> None:
+    from tabletop_envs.agents import make_agent
+    from tabletop_envs.games.irk.placement import FOOTPRINTS
+    from tabletop_envs.training.train import main
+
+    out = tmp_path / "footprint"
+    args = [
+        "--env", "irk_v0", "--env-arg", "table_size=9", "--env-arg", "group_planes=true",
+        "--policy", "cells", "--footprint-head", "--cnn-channels", "4", "--cnn-layers", "2",
+        "--net-arch", "16", "--timesteps", "128", "--n-envs", "2", "--n-steps", "32",
+        "--batch-size", "32", "--n-epochs", "1", "--eval-every", "0", "--final-eval-games", "2",
+        "--no-progress", "--out", str(out),
+    ]  # fmt: skip
+    assert main(args) == 0
+    assert json.loads((out / "results.json").read_text())["config"]["footprint_head"] is True
+    agent = make_agent(f"sb3:{out / 'model.zip'}", "irk_v0")
+    assert agent.model.policy.action_net.footprint == FOOTPRINTS  # rebuilt from the zip
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--env", "irk_v0", "--policy", "mlp"], "footprint_head needs policy 'cells'"),
+        (["--env", "iris_v0", "--policy", "cells"], "declares no cell_action_footprint"),
+    ],
+)
+def test_footprint_head_needs_cells_and_a_game_that_declares_it(
+    tmp_path: Path, extra: list[str], message: str
+) -> None:
+    from tabletop_envs.training.train import main
+
+    args = [*extra, "--footprint-head", "--timesteps", "64", "--out", str(tmp_path / "x")]
+    with pytest.raises(ValueError, match=message):
+        main(args)

@@ -120,15 +120,32 @@ class SectionsCNN(BaseFeaturesExtractor):
         return torch.cat([self.head(torch.cat(parts, dim=1)), y.flatten(1)], dim=1)
 
 
+#: Per cell action, the ``(row, col)`` offsets of the cells it covers (Irk: a tile's 3 squares).
+Footprint = tuple[tuple[tuple[int, int], ...], ...]
+
+
 class CellsHead(nn.Module):
     """Action logits: the first ``n_actions - H*W*k`` from the global features, then ``k`` per cell.
 
     Cell actions are ordered row, column, then ``k`` (Irk: ``(row * T + col) * 4 +
     orientation``); a cell's logits are a 1x1 convolution of its map column plus a linear term
     of the global features.
+
+    With a ``footprint`` (one tuple of ``(row, col)`` offsets per cell action: the cells that
+    action covers, in order), each cell action also adds, for every covered cell, the dot
+    product of that cell's map column with a query vector computed from the global features
+    for that action kind and position (e.g. "a green 3 lands here"): a placement is scored by
+    every cell it covers, with queries that depend on what is being placed.
     """
 
-    def __init__(self, global_dim: int, channels: int, hw: tuple[int, int], n_actions: int):
+    def __init__(
+        self,
+        global_dim: int,
+        channels: int,
+        hw: tuple[int, int],
+        n_actions: int,
+        footprint: Footprint | None = None,
+    ):
         super().__init__()
         self.global_dim, self.channels, self.hw = global_dim, channels, hw
         cells = hw[0] * hw[1]
@@ -139,6 +156,12 @@ class CellsHead(nn.Module):
         self.other = nn.Linear(global_dim, self.n_other)
         self.cell = nn.Conv2d(channels, self.per_cell, 1)
         self.cell_bias = nn.Linear(global_dim, self.per_cell)
+        self.footprint = None if footprint is None else _check_footprint(footprint, self.per_cell)
+        self.query = None
+        if self.footprint is not None:
+            self.covers = len(self.footprint[0])
+            self.pad = max(abs(d) for cells in self.footprint for off in cells for d in off)
+            self.query = nn.Linear(global_dim, self.per_cell * self.covers * channels)
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
         """Return the logits of every action."""
@@ -146,14 +169,45 @@ class CellsHead(nn.Module):
         h, w = self.hw
         y = features[:, self.global_dim :].reshape(-1, self.channels, h, w)
         cell = self.cell(y) + self.cell_bias(g)[:, :, None, None]
+        if self.query is not None:
+            q = self.query(g).reshape(-1, self.per_cell, self.covers, self.channels)
+            dots = torch.einsum("bchw,bokc->bokhw", y, q)
+            p = self.pad
+            dots = nn.functional.pad(dots, (p, p, p, p))
+            parts = []
+            for o, cells in enumerate(self.footprint):
+                total = cell[:, o]
+                for k, (dr, dc) in enumerate(cells):
+                    total = total + dots[:, o, k, p + dr : p + dr + h, p + dc : p + dc + w]
+                parts.append(total)
+            cell = torch.stack(parts, dim=1)
         return torch.cat([self.other(g), cell.permute(0, 2, 3, 1).flatten(1)], dim=1)
+
+
+def _check_footprint(footprint: Any, per_cell: int) -> Footprint:
+    """Return ``footprint`` as tuples; ValueError unless one equal-length entry per action."""
+    out = tuple(tuple((int(r), int(c)) for r, c in cells) for cells in footprint)
+    if len(out) != per_cell or not out[0] or any(len(c) != len(out[0]) for c in out):
+        raise ValueError(
+            f"footprint needs {per_cell} entries (one per cell action) of equally many "
+            f"(row, col) offsets, got {footprint!r}"
+        )
+    return out
 
 
 class CellsPolicy(MaskableActorCriticPolicy):
     """A maskable policy over :class:`SectionsCNN` features with a per-cell action head.
 
     Use with ``net_arch=[]``; the value is an MLP (64 units) over the global features only.
+    ``footprint``: see :class:`CellsHead` (None: the 1x1 head alone).
     """
+
+    def __init__(self, *args: Any, footprint: Footprint | None = None, **kwargs: Any) -> None:
+        self.footprint = footprint
+        super().__init__(*args, **kwargs)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        return {**super()._get_constructor_parameters(), "footprint": self.footprint}
 
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)
@@ -161,9 +215,13 @@ class CellsPolicy(MaskableActorCriticPolicy):
         if not isinstance(fx, SectionsCNN):
             raise TypeError("CellsPolicy needs the SectionsCNN features extractor")
         h, w, _ = fx.table_shape
-        self.action_net = CellsHead(fx.global_dim, fx.channels, (h, w), int(self.action_space.n))
-        for layer in (self.action_net.other, self.action_net.cell, self.action_net.cell_bias):
-            self.init_weights(layer, gain=0.01)
+        self.action_net = CellsHead(
+            fx.global_dim, fx.channels, (h, w), int(self.action_space.n), self.footprint
+        )
+        head = self.action_net
+        for layer in (head.other, head.cell, head.cell_bias, head.query):
+            if layer is not None:
+                self.init_weights(layer, gain=0.01)
         self.value_net = _GlobalValue(fx.global_dim)
         self.optimizer = self.optimizer_class(
             self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs

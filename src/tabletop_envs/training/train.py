@@ -155,6 +155,7 @@ class TrainConfig:
     policy: str = "mlp"  # mlp | cnn (PlanesCNN over (H, W, C) planes, then net_arch) | cells
     cnn_channels: int = 32
     cnn_layers: int = 3
+    footprint_head: bool = False  # cells policy: score placements by every cell they cover
     net_arch: tuple[int, ...] = (256, 256)
     n_steps: int = 512
     batch_size: int = 256
@@ -220,6 +221,20 @@ def planes_section(env_name: str, env_kwargs: dict[str, Any] | None = None) -> t
     return int(part.start), (t, t, (part.stop - part.start) // (t * t))
 
 
+def cell_footprint(env_name: str, env_kwargs: dict[str, Any] | None = None) -> Any:
+    """Return the game's ``cell_action_footprint`` (the cells each per-cell action covers).
+
+    ValueError for a game that declares none (only Irk does: its placements cover 3 cells).
+    """
+    game_class = env_spec(env_name).load_game()
+    footprint = getattr(game_class, "cell_action_footprint", None)
+    if footprint is None:
+        raise ValueError(
+            f"{env_name}: the game declares no cell_action_footprint; drop --footprint-head"
+        )
+    return footprint
+
+
 def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run one training; save model, results JSON and plot in ``config.out``; return results."""
     import torch
@@ -241,6 +256,8 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
             f"imitation needs at least 1 round of at least 1 episode, got "
             f"{config.imitate_rounds} rounds of {config.imitate_episodes}"
         )
+    if config.footprint_head and config.policy != "cells":
+        raise ValueError(f"footprint_head needs policy 'cells', got {config.policy!r}")
     if config.threads:
         torch.set_num_threads(config.threads)
     out = Path(config.out)
@@ -277,6 +294,8 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
                 "global_dim": config.net_arch[0] if config.net_arch else 128,
             },
         }
+        if config.footprint_head:
+            policy_kwargs["footprint"] = cell_footprint(config.env, config.env_kwargs)
     elif config.policy != "mlp":
         raise ValueError(f"policy must be 'mlp', 'cnn' or 'cells', got {config.policy!r}")
     model = MaskablePPO(
@@ -519,6 +538,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--cnn-channels", type=int, default=d.cnn_channels)
     p.add_argument("--cnn-layers", type=int, default=d.cnn_layers)
+    p.add_argument(
+        "--footprint-head",
+        action="store_true",
+        help="with --policy cells: a placement's logit also reads every cell it covers, with "
+        "queries from what is being placed (games that declare a cell_action_footprint: Irk)",
+    )
     p.add_argument("--net-arch", default=",".join(map(str, d.net_arch)), help="e.g. 256,256")
     p.add_argument("--n-steps", type=int, default=d.n_steps, help="rollout steps per env")
     p.add_argument("--batch-size", type=int, default=d.batch_size)
@@ -604,6 +629,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         policy=args.policy,
         cnn_channels=args.cnn_channels,
         cnn_layers=args.cnn_layers,
+        footprint_head=args.footprint_head,
         net_arch=tuple(int(x) for x in args.net_arch.split(",") if x),
         n_steps=args.n_steps,
         batch_size=args.batch_size,

@@ -31,6 +31,8 @@ from tabletop_envs.games.irk.deck import (
 ORIENTATIONS = ("down", "right", "up", "left")
 #: Step from the top square to the middle one, per orientation.
 DIRECTIONS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+#: Per orientation, the (row, col) offsets of the top, middle and bottom squares from the top.
+FOOTPRINTS = tuple(tuple((k * dr, k * dc) for k in range(3)) for dr, dc in DIRECTIONS)
 #: Cost of a cover above this makes the placement illegal.
 FORBIDDEN = 9
 

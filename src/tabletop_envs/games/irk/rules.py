@@ -44,6 +44,7 @@ from tabletop_envs.games.irk.observation import (
     observation_layout,
 )
 from tabletop_envs.games.irk.placement import (
+    FOOTPRINTS,
     ORIENTATIONS,
     PlacementTables,
     legal_among,
@@ -108,6 +109,9 @@ class IrkState(PhasedGameState):
     game_name = "irk"
     over_phase = OVER
     params_class = IrkParams
+    #: Per place action of a cell (orientation), the (row, col) offsets of the cells it covers
+    #: from that cell, top square first: read by the ``cells`` policy's footprint head.
+    cell_action_footprint = FOOTPRINTS
 
     # ---- set-up -------------------------------------------------------------------------
     def _setup(self) -> None:

@@ -111,3 +111,16 @@ def test_best_actions_default_is_the_single_move_act_plays():
     twin = make_agent("random", "iris_v0", seed=3)
     game = IrisState.new(seed=0, board_size=3)
     assert agent.best_actions(game, 0) == [twin.act(game, 0)]
+
+
+def test_action_scores_are_the_heuristics_and_their_top_is_best_actions(monkeypatch):
+    import tabletop_envs.agents.greedy as greedy
+
+    monkeypatch.setattr(greedy, "_HEURISTICS", dict(greedy._HEURISTICS))
+    register_heuristic("iris", lambda game, seat, actions, rng: [float(a % 4) for a in actions])
+    game = IrisState.new(seed=0, board_size=3)
+    agent = make_agent("greedy", seed=1)
+    actions, scores = agent.action_scores(game, 0)
+    assert actions == game.legal_actions() and scores == [float(a % 4) for a in actions]
+    assert agent.best_actions(game, 0) == [a for a in actions if a % 4 == 3]
+    assert make_agent("random", "iris_v0", seed=3).action_scores(game, 0) is None  # default

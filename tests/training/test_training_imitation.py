@@ -164,3 +164,85 @@ def test_dagger_behaviour_plays_while_the_expert_labels() -> None:
     both = data + collect_demonstrations(env, expert, 2, seed=5)
     assert both.episodes == 5 and len(both) > len(data)
     np.testing.assert_array_equal(both.targets[: len(data)], data.targets)
+
+
+def test_scores_record_every_legal_action_and_give_soft_targets() -> None:
+    env = SingleAgentEnv(
+        "irk_v0", opponent=make_agent("random", "irk_v0", 0), env_kwargs={"table_size": 9}
+    )
+    expert = make_agent("greedy", "irk_v0", 1)
+    data = collect_demonstrations(env, expert, 2, scores=True, seed=3)
+    assert data.has_scores and data.score_rows[-1] == len(data.score_actions)
+    for row in range(len(data)):
+        part = slice(data.score_rows[row], data.score_rows[row + 1])
+        rated = data.score_actions[part]
+        assert rated.tolist() == np.flatnonzero(data.masks[row]).tolist()  # every legal one
+        values = data.score_values[part]
+        best = rated[values >= values.max() - 1e-6]
+        assert best.tolist() == np.flatnonzero(data.targets[row]).tolist()  # targets: the top
+    rows = np.arange(len(data))
+    cold = data.soft_targets(rows, env.action_space.n, temperature=1e-3)
+    np.testing.assert_allclose(cold.sum(axis=1), 1.0, rtol=1e-5)
+    assert (cold[~data.masks] == 0).all()
+    # a cold softmax puts its mass evenly on the tied best actions
+    ties = data.targets.sum(axis=1)
+    np.testing.assert_allclose(cold[data.targets], np.repeat(1 / ties, ties), rtol=1e-4)
+    hot = data.soft_targets(rows, env.action_space.n, temperature=1e6)
+    legal = data.masks.sum(axis=1)
+    np.testing.assert_allclose(hot[data.masks], np.repeat(1 / legal, legal), rtol=1e-4)
+    both = data + collect_demonstrations(env, expert, 1, scores=True, seed=4)
+    assert len(both.score_rows) == len(both) + 1 and both.score_rows[-1] == len(both.score_actions)
+    np.testing.assert_array_equal(
+        both.soft_targets(rows, env.action_space.n, 1.0),
+        data.soft_targets(rows, env.action_space.n, 1.0),
+    )
+    with pytest.raises(ValueError, match="with and without"):
+        data + collect_demonstrations(env, expert, 1, seed=4)
+
+
+def test_scores_need_an_expert_that_rates_actions_and_a_temperature_needs_scores() -> None:
+    env = SingleAgentEnv("iris_v0", env_kwargs={"board_size": 3})
+    with pytest.raises(ValueError, match="rates no actions"):
+        collect_demonstrations(env, make_agent("random", "iris_v0"), 1, scores=True)
+    _need_sb3()
+    from sb3_contrib import MaskablePPO
+
+    from tabletop_envs.training.imitation import pretrain_policy
+
+    data = collect_demonstrations(env, make_agent("greedy", "iris_v0", 0), 2)
+    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [8]}, seed=0)
+    with pytest.raises(ValueError, match="scores=True"):
+        pretrain_policy(model.policy, data, epochs=1, temperature=1.0)
+    scored = collect_demonstrations(env, make_agent("greedy", "iris_v0", 0), 2, scores=True)
+    with pytest.raises(ValueError, match="temperature must be positive"):
+        pretrain_policy(model.policy, scored, epochs=1, temperature=0.0)
+
+
+def test_soft_targets_teach_the_experts_ranking() -> None:
+    _need_sb3()
+    from sb3_contrib import MaskablePPO
+
+    from tabletop_envs.training.imitation import pretrain_policy
+
+    env = SingleAgentEnv("iris_v0")
+
+    class Ranked(Agent):
+        """Scores each legal action by a fixed scrambled ranking; plays the best."""
+
+        rank = np.random.default_rng(5).permutation(env.action_space.n)
+
+        def act(self, game, seat: int) -> int:
+            actions, scores = self.action_scores(game, seat)
+            return actions[int(np.argmax(scores))]
+
+        def action_scores(self, game, seat: int):
+            legal = np.flatnonzero(game.legal_mask()).tolist()
+            return legal, [-float(self.rank[a]) / 10 for a in legal]
+
+    data = collect_demonstrations(env, Ranked(), 20, scores=True, seed=0)
+    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [32]}, seed=0)
+    stats = pretrain_policy(
+        model.policy, data, epochs=30, learning_rate=3e-3, batch_size=64, temperature=0.5
+    )
+    assert stats["temperature"] == 0.5
+    assert stats["train_agreement"] > 0.9 and stats["validation_agreement"] > 0.85

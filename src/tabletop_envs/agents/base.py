@@ -35,6 +35,15 @@ class Agent(ABC):
         """
         return [self.act(game, seat)]
 
+    def action_scores(self, game: GameState, seat: int) -> tuple[list[int], list[float]] | None:
+        """Return the legal actions of ``seat`` and this agent's score of each, or None.
+
+        For imitation with soft targets: an agent that rates every legal action (a heuristic)
+        returns ``(actions, scores)``, higher is better, and ``best_actions`` are those tied at
+        the top. The default is None: the agent rates nothing but its own choice.
+        """
+        return None
+
 
 class RandomAgent(Agent):
     """Uniform over the legal actions, from its own seeded Generator."""

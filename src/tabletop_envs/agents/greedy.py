@@ -76,17 +76,33 @@ class GreedyAgent(Agent):
         """Return every legal action of ``seat`` that the heuristic scores highest."""
         return self._top(game, seat)[0]
 
+    def action_scores(self, game: GameState, seat: int) -> tuple[list[int], list[float]]:
+        """Return the legal actions of ``seat`` and their heuristic scores (0.0 if forced)."""
+        actions, scores = self._scores(game, seat)
+        return actions, [0.0] if scores is None else scores
+
     def _top(self, game: GameState, seat: int) -> tuple[list[int], bool]:
         """Return the best-scoring actions, and whether the move was forced (one legal)."""
+        actions, scores = self._scores(game, seat)
+        if scores is None:
+            return actions, True
+        return top_actions(actions, scores), False
+
+    def _scores(self, game: GameState, seat: int) -> tuple[list[int], list[float] | None]:
+        """Return the legal actions and their scores (None, unscored, when only one is legal)."""
         actions = np.flatnonzero(game.legal_mask()).tolist()
         if not actions:
             raise ValueError(f"seat {seat} has no legal action (is the game over?)")
         if len(actions) == 1:
-            return actions, True
+            return actions, None
         name = game.game_name
         heuristic = self._cache.get(name)
         if heuristic is None:
             heuristic = self._cache[name] = get_heuristic(name)
-        scores = heuristic(game, seat, actions, self.rng)
-        best = max(scores)
-        return [a for a, s in zip(actions, scores, strict=True) if s >= best - 1e-9], False
+        return actions, heuristic(game, seat, actions, self.rng)
+
+
+def top_actions(actions: list[int], scores: list[float]) -> list[int]:
+    """Return the actions whose score ties the highest (within 1e-9)."""
+    best = max(scores)
+    return [a for a, s in zip(actions, scores, strict=True) if s >= best - 1e-9]

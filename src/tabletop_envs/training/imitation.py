@@ -16,6 +16,11 @@ the real opponents. Two steps:
   best actions (for a single best action, the usual cross-entropy; for tied ones, their total,
   so the tie-breaks are not taught as if they mattered) and fits the value head to the returns
   by squared error.
+- **Soft targets** (``collect_demonstrations(..., scores=True)``, then ``pretrain_policy(...,
+  temperature=T)``): for an expert that rates every legal action
+  (:meth:`~tabletop_envs.agents.Agent.action_scores`, e.g. ``greedy``), the policy is fitted
+  to ``softmax(score / T)`` over the legal actions instead, so a position also teaches which
+  moves are nearly as good and which are bad (distillation), not only which are best.
 
 The demonstration arrays use the game's own integer dtype, so a few thousand Irk episodes fit
 in a few hundred megabytes. Imports torch only inside :func:`pretrain_policy`.
@@ -30,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.greedy import top_actions
 from tabletop_envs.training.sb3 import SingleAgentEnv
 
 
@@ -45,12 +51,33 @@ class Demonstrations:
     returns: np.ndarray  # (N,) float32, the discounted return from this step on
     episodes: int
     seconds: float
+    # the expert's score of every legal action, row by row (``scores=True``): row ``i`` rated
+    # ``score_actions[score_rows[i]:score_rows[i + 1]]`` with ``score_values[...]``
+    score_rows: np.ndarray | None = None  # (N + 1,) int64 offsets
+    score_actions: np.ndarray | None = None  # (M,) int32
+    score_values: np.ndarray | None = None  # (M,) float32
 
     def __len__(self) -> int:
         return int(self.actions.shape[0])
 
+    @property
+    def has_scores(self) -> bool:
+        """Whether the expert's scores of every legal action were recorded."""
+        return self.score_rows is not None
+
     def __add__(self, other: Demonstrations) -> Demonstrations:
         """Return both sets of demonstrations in one (``other``'s rows last)."""
+        if self.has_scores != other.has_scores:
+            raise ValueError("cannot join demonstrations with and without the expert's scores")
+        scored: dict[str, Any] = {}
+        if self.has_scores:
+            scored = {
+                "score_rows": np.concatenate(
+                    [self.score_rows, other.score_rows[1:] + self.score_rows[-1]]
+                ),
+                "score_actions": np.concatenate([self.score_actions, other.score_actions]),
+                "score_values": np.concatenate([self.score_values, other.score_values]),
+            }
         return Demonstrations(
             observations=np.concatenate([self.observations, other.observations]),
             masks=np.concatenate([self.masks, other.masks]),
@@ -59,7 +86,20 @@ class Demonstrations:
             returns=np.concatenate([self.returns, other.returns]),
             episodes=self.episodes + other.episodes,
             seconds=self.seconds + other.seconds,
+            **scored,
         )
+
+    def soft_targets(self, rows: np.ndarray, num_actions: int, temperature: float) -> np.ndarray:
+        """Return ``softmax(score / temperature)`` over each row's scored actions, dense."""
+        if not self.has_scores:
+            raise ValueError("these demonstrations hold no expert scores (record with scores=True)")
+        out = np.zeros((len(rows), num_actions), dtype=np.float32)
+        for i, row in enumerate(rows):
+            part = slice(self.score_rows[row], self.score_rows[row + 1])
+            z = self.score_values[part] / temperature
+            p = np.exp(z - z.max())
+            out[i, self.score_actions[part]] = p / p.sum()
+        return out
 
 
 def collect_demonstrations(
@@ -71,13 +111,16 @@ def collect_demonstrations(
     epsilon: float = 0.0,
     gamma: float = 1.0,
     seed: int = 0,
+    scores: bool = False,
 ) -> Demonstrations:
     """Play ``episodes`` games of ``env`` in the learner's seat; record the expert's choices.
 
     The moves played are the expert's own, or with ``behaviour`` that agent's (DAgger: the
     learner's current policy plays, so the data covers the positions *it* reaches, and the
     expert labels them). ``epsilon``: probability of playing a uniformly random legal action
-    instead. The recorded labels are always the expert's best actions.
+    instead. The recorded labels are always the expert's best actions. ``scores``: also record
+    the expert's score of every legal action (the expert must implement ``action_scores``),
+    for soft targets.
     """
     if episodes < 1:
         raise ValueError(f"episodes must be at least 1, got {episodes}")
@@ -95,13 +138,26 @@ def collect_demonstrations(
     targets: list[np.ndarray] = []
     actions: list[int] = []
     returns: list[float] = []
+    score_rows, score_actions, score_values = [0], [], []
     obs, _ = env.reset(seed=int(rng.integers(2**31)))
     for _ in range(episodes):
         rewards: list[float] = []
         done = False
         while not done:
             mask = env.action_masks()
-            best = expert.best_actions(env.game, env.learner_seat)
+            if scores:
+                rated = expert.action_scores(env.game, env.learner_seat)
+                if rated is None:
+                    raise ValueError(
+                        f"expert {expert.name!r} rates no actions (no action_scores); "
+                        "record without scores"
+                    )
+                score_actions.append(np.asarray(rated[0], dtype=np.int32))
+                score_values.append(np.asarray(rated[1], dtype=np.float32))
+                score_rows.append(score_rows[-1] + len(rated[0]))
+                best = top_actions(*rated)
+            else:
+                best = expert.best_actions(env.game, env.learner_seat)
             label = best[int(rng.integers(len(best)))] if len(best) > 1 else best[0]
             move = label if behaviour is None else behaviour.act(env.game, env.learner_seat)
             target = np.zeros_like(mask)
@@ -129,6 +185,9 @@ def collect_demonstrations(
         returns=np.asarray(returns, dtype=np.float32),
         episodes=episodes,
         seconds=time.perf_counter() - start,
+        score_rows=np.asarray(score_rows, dtype=np.int64) if scores else None,
+        score_actions=np.concatenate(score_actions) if scores else None,
+        score_values=np.concatenate(score_values) if scores else None,
     )
 
 
@@ -142,11 +201,14 @@ def pretrain_policy(
     value_coef: float = 0.5,
     validation: float = 0.1,
     seed: int = 0,
+    temperature: float | None = None,
 ) -> dict[str, Any]:
     """Fit ``policy`` (a MaskablePPO policy) to the demonstrations; return training stats.
 
     Loss: minus the log of the probability the masked policy gives to the expert's best
-    actions, plus ``value_coef`` times the squared error of the value at the return.
+    actions, plus ``value_coef`` times the squared error of the value at the return. With a
+    ``temperature`` (demonstrations recorded with ``scores=True``), the policy term is instead
+    the cross-entropy of the policy to ``softmax(score / temperature)`` over the legal actions.
     ``validation`` is the fraction of rows held out (the last ones, i.e. the last episodes) to
     report the *agreement* on unseen positions: how often the policy's most likely action is
     one of the expert's best.
@@ -155,6 +217,11 @@ def pretrain_policy(
 
     if len(data) < 2:
         raise ValueError(f"need at least 2 demonstration steps, got {len(data)}")
+    if temperature is not None:
+        if not temperature > 0:
+            raise ValueError(f"temperature must be positive, got {temperature}")
+        if not data.has_scores:
+            raise ValueError("a temperature needs demonstrations recorded with scores=True")
     n = len(data)
     n_val = int(n * validation) if 0 < validation < 1 else 0
     n_train = n - n_val
@@ -167,6 +234,11 @@ def pretrain_policy(
         best = torch.as_tensor(data.targets[rows], device=device)
         rets = torch.as_tensor(data.returns[rows], device=device)
         return obs, masks, best, rets
+
+    def soft(rows: np.ndarray) -> Any:
+        return torch.as_tensor(
+            data.soft_targets(rows, data.masks.shape[1], temperature), device=device
+        )
 
     def agreement(rows: np.ndarray) -> float:
         hits = 0
@@ -186,11 +258,16 @@ def pretrain_policy(
         order = gen.permutation(n_train)
         total = policy_loss_sum = value_loss_sum = 0.0
         for i in range(0, n_train, batch_size):
-            obs, masks, best, rets = batch(order[i : i + batch_size])
+            rows = order[i : i + batch_size]
+            obs, masks, best, rets = batch(rows)
             logits, values = _logits_and_values(policy, obs)
             logits = logits.masked_fill(~masks, -1e8)
-            best_mass = logits.masked_fill(~best, -1e8).logsumexp(dim=1)
-            policy_loss = (logits.logsumexp(dim=1) - best_mass).mean()
+            if temperature is None:
+                best_mass = logits.masked_fill(~best, -1e8).logsumexp(dim=1)
+                policy_loss = (logits.logsumexp(dim=1) - best_mass).mean()
+            else:
+                log_probs = logits - logits.logsumexp(dim=1, keepdim=True)
+                policy_loss = -(soft(rows) * log_probs).sum(dim=1).mean()
             value_loss = torch.nn.functional.mse_loss(values, rets)
             loss = policy_loss + value_coef * value_loss
             optimizer.zero_grad()
@@ -216,6 +293,7 @@ def pretrain_policy(
         "episodes": data.episodes,
         "collect_seconds": data.seconds,
         "fit_seconds": time.perf_counter() - start,
+        "temperature": temperature,
         "epochs": history,
         "train_agreement": agreement(train_rows),
         "validation_agreement": agreement(val_rows) if n_val else None,

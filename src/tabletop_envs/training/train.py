@@ -176,6 +176,7 @@ class TrainConfig:
     imitate_epochs: int = 10
     imitate_epsilon: float = 0.1  # share of random moves while recording (labels stay expert's)
     imitate_lr: float = 1e-3
+    imitate_temperature: float | None = None  # soft targets: softmax(expert score / T)
     eval_deterministic: bool = True  # evaluate the policy's most likely action (SB3's default)
     seed: int = 0
     threads: int = 1  # torch threads (0: torch's default); 1 is fastest for these small nets
@@ -426,6 +427,7 @@ def _imitate(config: TrainConfig, model: Any, log: Callable[[str], None]) -> dic
             epsilon=config.imitate_epsilon,
             gamma=config.gamma,
             seed=config.seed + 7 + k,
+            scores=config.imitate_temperature is not None,
         )
         data = more if data is None else data + more
         stats = pretrain_policy(
@@ -435,6 +437,7 @@ def _imitate(config: TrainConfig, model: Any, log: Callable[[str], None]) -> dic
             batch_size=config.batch_size,
             learning_rate=config.imitate_lr,
             seed=config.seed + k,
+            temperature=config.imitate_temperature,
         )
         rounds.append(stats)
         if config.imitate_rounds > 1:
@@ -587,6 +590,14 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--imitate-lr", type=float, default=d.imitate_lr)
     p.add_argument(
+        "--imitate-temperature",
+        type=float,
+        default=d.imitate_temperature,
+        metavar="T",
+        help="fit softmax(expert score / T) over the legal actions instead of the expert's best "
+        "actions (an expert that scores every action: greedy); see docs/training.md",
+    )
+    p.add_argument(
         "--eval-stochastic",
         dest="eval_deterministic",
         action="store_false",
@@ -650,6 +661,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         imitate_epochs=args.imitate_epochs,
         imitate_epsilon=args.imitate_epsilon,
         imitate_lr=args.imitate_lr,
+        imitate_temperature=args.imitate_temperature,
         eval_deterministic=args.eval_deterministic,
         seed=args.seed,
         threads=args.threads,

@@ -579,14 +579,12 @@ def _spec(
         for color in range(len(COLORS))
     )
     high = max(max_on_table, 3 * per_tile_color, HAND_SIZE, 1)
-    if group_planes:  # a group is worth at most all of one color's flowers
-        high = max(
-            high,
-            max(
-                sum(SQUARE_VALUE[c] for tile in tiles for c in tile if SQUARE_COLOR[c] == color)
-                for color in range(len(COLORS))
-            ),
-        )
+    if group_planes:  # a group is worth at most every flower of its color
+        color_totals = [
+            sum(SQUARE_VALUE[c] for tile in tiles for c in tile if SQUARE_COLOR[c] == color)
+            for color in range(len(COLORS))
+        ]
+        high = max(high, *color_totals)
     if reward == "score":
         total = sum(SQUARE_VALUE[c] for tile in tiles for c in tile)
         reward_range = (0.0, float(total))

@@ -51,7 +51,12 @@ from tabletop_envs.games.irk.placement import (
     placement_tables,
     why_illegal,
 )
-from tabletop_envs.games.irk.scoring import cell_group_values, final_rewards, score_game
+from tabletop_envs.games.irk.scoring import (
+    cell_group_values,
+    final_rewards,
+    pile_counts,
+    score_game,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MIN_TABLE, MAX_TABLE = 5, 64
@@ -573,18 +578,10 @@ def _spec(
     tiles = deck_tiles(deck)
     layout = observation_layout(table_size, num_players, len(deck), group_planes)
     max_on_table = opening_count(num_players) + 4 * num_players
-    per_tile_color = max(
-        sum(SQUARE_VALUE[c] for c in tile if SQUARE_COLOR[c] == color)
-        for tile in tiles
-        for color in range(len(COLORS))
-    )
+    per_tile_color = max(max(pile_counts([tile])[0]) for tile in tiles)
     high = max(max_on_table, 3 * per_tile_color, HAND_SIZE, 1)
     if group_planes:  # a group is worth at most every flower of its color
-        color_totals = [
-            sum(SQUARE_VALUE[c] for tile in tiles for c in tile if SQUARE_COLOR[c] == color)
-            for color in range(len(COLORS))
-        ]
-        high = max(high, *color_totals)
+        high = max(high, *pile_counts(tiles)[0])
     if reward == "score":
         total = sum(SQUARE_VALUE[c] for tile in tiles for c in tile)
         reward_range = (0.0, float(total))

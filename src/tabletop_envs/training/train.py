@@ -222,7 +222,7 @@ def planes_section(env_name: str, env_kwargs: dict[str, Any] | None = None) -> t
     return int(part.start), (t, t, (part.stop - part.start) // (t * t))
 
 
-def cell_footprint(env_name: str, env_kwargs: dict[str, Any] | None = None) -> Any:
+def cell_footprint(env_name: str) -> Any:
     """Return the game's ``cell_action_footprint`` (the cells each per-cell action covers).
 
     ValueError for a game that declares none (only Irk does: its placements cover 3 cells).
@@ -296,7 +296,7 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
             },
         }
         if config.footprint_head:
-            policy_kwargs["footprint"] = cell_footprint(config.env, config.env_kwargs)
+            policy_kwargs["footprint"] = cell_footprint(config.env)
     elif config.policy != "mlp":
         raise ValueError(f"policy must be 'mlp', 'cnn' or 'cells', got {config.policy!r}")
     model = MaskablePPO(

@@ -36,6 +36,27 @@ class Recorder(Agent):
         return action
 
 
+class Ranked(Agent):
+    """A deterministic expert: the legal action first in a fixed scrambled ranking of the ids.
+
+    Its ``action_scores`` are minus a tenth of each legal action's rank, so its best (and only
+    best) action is the one ``act`` plays.
+    """
+
+    name = "ranked"
+
+    def __init__(self, num_actions: int) -> None:
+        self.rank = np.random.default_rng(5).permutation(num_actions)
+
+    def act(self, game, seat: int) -> int:
+        legal = np.flatnonzero(game.legal_mask())
+        return int(legal[self.rank[legal].argmin()])
+
+    def action_scores(self, game, seat: int) -> tuple[list[int], list[float]]:
+        legal = np.flatnonzero(game.legal_mask()).tolist()
+        return legal, [-float(self.rank[a]) / 10 for a in legal]
+
+
 @pytest.mark.parametrize("name", ENVS)
 def test_demonstrations_hold_the_experts_legal_moves_and_returns(name: str) -> None:
     env = SingleAgentEnv(name, opponent=make_agent("random", name, 3), reward="margin")
@@ -93,16 +114,7 @@ def test_pretraining_makes_the_policy_agree_with_the_expert() -> None:
 
     env = SingleAgentEnv("iris_v0")
 
-    class Ranked(Agent):
-        """A deterministic expert: the legal action first in a fixed scrambled ranking."""
-
-        rank = np.random.default_rng(5).permutation(env.action_space.n)
-
-        def act(self, game, seat: int) -> int:
-            legal = np.flatnonzero(game.legal_mask())
-            return int(legal[self.rank[legal].argmin()])
-
-    data = collect_demonstrations(env, Ranked(), 20, seed=0)
+    data = collect_demonstrations(env, Ranked(env.action_space.n), 20, seed=0)
     model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [32]}, seed=0)
     before = pretrain_policy(model.policy, data, epochs=0)
     after = pretrain_policy(model.policy, data, epochs=30, learning_rate=3e-3, batch_size=64)
@@ -226,20 +238,7 @@ def test_soft_targets_teach_the_experts_ranking() -> None:
 
     env = SingleAgentEnv("iris_v0")
 
-    class Ranked(Agent):
-        """Scores each legal action by a fixed scrambled ranking; plays the best."""
-
-        rank = np.random.default_rng(5).permutation(env.action_space.n)
-
-        def act(self, game, seat: int) -> int:
-            actions, scores = self.action_scores(game, seat)
-            return actions[int(np.argmax(scores))]
-
-        def action_scores(self, game, seat: int):
-            legal = np.flatnonzero(game.legal_mask()).tolist()
-            return legal, [-float(self.rank[a]) / 10 for a in legal]
-
-    data = collect_demonstrations(env, Ranked(), 20, scores=True, seed=0)
+    data = collect_demonstrations(env, Ranked(env.action_space.n), 20, scores=True, seed=0)
     model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [32]}, seed=0)
     stats = pretrain_policy(
         model.policy, data, epochs=30, learning_rate=3e-3, batch_size=64, temperature=0.5

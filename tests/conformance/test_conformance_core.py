@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from typing import Any
 
 import numpy as np
 import pytest
 
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tests.conformance.cases import (
     CASES,
@@ -147,3 +149,30 @@ def test_clone_keeps_a_subclass(name: str, params: dict[str, Any]) -> None:
     game = sub.new(seed=5, **params)
     game.apply(random_action(game, np.random.default_rng(5)))
     assert type(game.clone()) is sub
+
+
+@pytest.mark.parametrize(("name", "params"), CASES)
+def test_seat_arguments_are_checked(name: str, params: dict[str, Any]) -> None:
+    """A seat outside ``0..n-1``, or not an integer, is refused, never read as another seat.
+
+    A negative seat would otherwise index from the end (the last seat's private view).
+    """
+    game = mid_game_states(name, params, seed=3)[-1]
+    before = game.clone()
+    n = game.num_players
+    calls = {
+        "observation": lambda seat: game.observation(seat),
+        "resample_hidden": lambda seat: game.resample_hidden(seat, np.random.default_rng(0)),
+        "render_text": lambda seat: game.render_text(seat),
+    }
+    for method, call in calls.items():
+        for bad in (-1, n, 1.0, True, "0"):
+            try:
+                call(bad)
+            except InvalidParameterError as err:
+                assert re.search(rf"seat must be .*\b{n - 1}\b", str(err)), f"{method}: {err}"
+            else:
+                pytest.fail(f"{method}({bad!r}) was accepted; seats are the ints 0..{n - 1}")
+        for seat in (0, np.int64(n - 1)):
+            call(seat)  # accepted, numpy integers included
+    assert game == before, "a refused seat changed the state"

@@ -52,6 +52,7 @@ CASE_CHECKS: tuple[Callable[..., None], ...] = (
     core.test_from_json_rejects_foreign_text,
     core.test_state_equality,
     core.test_resample_hidden_keeps_every_view,
+    core.test_seat_arguments_are_checked,
     env_tests.test_copies_of_a_fresh_env,
     env_tests.test_load_state,
     env_tests.test_load_state_rejects_other_games,
@@ -98,6 +99,7 @@ CAUGHT_BY = {
     toy_game.ObservationOutOfBounds: playouts.test_env_random_playouts,
     toy_game.IgnoresSeed: determinism.test_same_seed_same_trajectory_in_process,
     toy_game.ResampleLeaks: core.test_resample_hidden_keeps_every_view,
+    toy_game.SeatNotChecked: core.test_seat_arguments_are_checked,
 }
 
 

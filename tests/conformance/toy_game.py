@@ -92,6 +92,7 @@ class ToyState(GameState):
 
     def observation(self, seat: int) -> np.ndarray:
         """Return the one-hot pile size and whether ``seat`` is to move."""
+        seat = self._check_seat(seat)
         out = np.zeros(len(CHANNELS), dtype=np.int8)
         out[self.left] = 1
         out[-1] = int(seat == self.current_player)
@@ -99,6 +100,8 @@ class ToyState(GameState):
 
     def render_text(self, seat: int | None = None) -> str:
         """Return the pile size and the mover."""
+        if seat is not None:
+            self._check_seat(seat)
         return f"{self.left} stones left; player {self.to_move} to move"
 
     def _state_dict(self) -> dict[str, Any]:
@@ -212,6 +215,17 @@ class ResampleLeaks(ToyState):
         return new
 
 
+class SeatNotChecked(ToyState):
+    """``observation`` accepts any seat (a negative one would read from the end)."""
+
+    def observation(self, seat: int) -> np.ndarray:
+        """Return the view without checking ``seat``."""
+        out = np.zeros(len(CHANNELS), dtype=np.int8)
+        out[self.left] = 1
+        out[-1] = int(seat == self.current_player)
+        return out
+
+
 BROKEN = (
     MaskAllowsTooMuch,
     ApplyAcceptsTooMuch,
@@ -222,4 +236,5 @@ BROKEN = (
     ObservationOutOfBounds,
     IgnoresSeed,
     ResampleLeaks,
+    SeatNotChecked,
 )

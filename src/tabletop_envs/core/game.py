@@ -18,6 +18,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 
 from tabletop_envs.core.errors import IllegalActionError
+from tabletop_envs.core.params import check_int_range
 from tabletop_envs.core.rng import make_rng, rng_from_json, rng_to_json
 
 S = TypeVar("S", bound="GameState")
@@ -144,7 +145,18 @@ class GameState(ABC):
 
         Perfect-information games return a plain clone.
         """
+        self._check_seat(seat)
         return self.clone()
+
+    def _check_seat(self, seat: object) -> int:
+        """Return ``seat`` if it is a seat of this game (an int ``0..n-1``), else raise.
+
+        Every method taking a seat checks it: a negative seat would otherwise index from the
+        end and hand out another seat's private view. Raises InvalidParameterError.
+        """
+        if type(seat) is int and 0 <= seat < self.spec.num_players:
+            return seat  # the hot path: observation() runs on every env step
+        return check_int_range("seat", seat, 0, self.spec.num_players - 1)
 
     # ---- errors -------------------------------------------------------------------------
     def _illegal(self, action: object, reason: str) -> IllegalActionError:

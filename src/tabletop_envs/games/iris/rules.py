@@ -383,7 +383,7 @@ class IrisState(PhasedGameState):
     # ---- information --------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:
         """Return the ``(2n-1, 2n-1, len(CHANNELS))`` int8 planes seen by ``seat``."""
-        out = self._obs[seat].copy()
+        out = self._obs[self._check_seat(seat)].copy()
         phase = self.phase
         pending = self.pending
         if pending >= 0:
@@ -404,6 +404,8 @@ class IrisState(PhasedGameState):
 
     def render_text(self, seat: int | None = None) -> str:
         """Return the hexagon: X Black, O White, letters empty colored cells, '.' empty gray."""
+        if seat is not None:
+            self._check_seat(seat)  # the same picture for every seat (perfect information)
         t = self.tables
         b = t.board
         m = b.side - 1

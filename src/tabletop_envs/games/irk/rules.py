@@ -424,6 +424,7 @@ class IrkState(PhasedGameState):
     # ---- information --------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:
         """Return the flat int8 observation of ``seat`` (layout: ``observation_layout``)."""
+        seat = self._check_seat(seat)
         at = self.layout.start
         n = self.params.num_players
         out = self._obs_base.copy()  # table planes and revealed tiles; other sections zero
@@ -452,7 +453,7 @@ class IrkState(PhasedGameState):
         """Return the table, score piles and status (plus ``seat``'s hand if given)."""
         from tabletop_envs.games.irk.text import render
 
-        return render(self, seat)
+        return render(self, None if seat is None else self._check_seat(seat))
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> IrkState:
         """Return a copy with others' hands, others' unrevealed choices and unused tiles redrawn.
@@ -462,6 +463,7 @@ class IrkState(PhasedGameState):
         (other seats in seat order: hand, then chosen tile; then the unused tiles), so the draw
         depends only on what ``seat`` knows and on ``rng``.
         """
+        seat = self._check_seat(seat)
         n = self.params.num_players
         others = [s for s in range(n) if s != seat]
         # the tile being placed is revealed: public, kept

@@ -483,7 +483,7 @@ class IsisOsirisState(PhasedGameState):
     # ---- information --------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:
         """Return the ``(6, 6, C)`` int8 planes seen by ``seat`` (see ``observation.py``)."""
-        return self._views[seat].copy()
+        return self._views[self._check_seat(seat)].copy()
 
     def unseen_counts(self, seat: int | None = None) -> dict[int, int]:
         """Return ``{value: count}`` of the tiles ``seat``'s observation does not show face up.
@@ -498,8 +498,7 @@ class IsisOsirisState(PhasedGameState):
         """Return ``seat`` checked, or the seat to move for ``None`` (0 once the game is over)."""
         if seat is None:
             return max(self.current_player, 0)
-        check_int_range("seat", seat, 0, self.params.num_players - 1)
-        return seat
+        return self._check_seat(seat)
 
     def render_text(self, seat: int | None = None, *, show_values: bool = False) -> str:
         """Return ``seat``'s board: stones ``A``-``D`` by seat, tile values, ``()`` face down.
@@ -546,7 +545,7 @@ class IsisOsirisState(PhasedGameState):
         shuffled with ``rng``, so the result depends only on that information and ``rng``.
         Board tile values are kept in both memory modes (they were shown when revealed).
         """
-        check_int_range("seat", seat, 0, self.params.num_players - 1)
+        self._check_seat(seat)
         hidden = sorted([v for stack in self.stacks for v in stack] + self.unused)
         order = rng.permutation(len(hidden))
         drawn = [hidden[i] for i in order]

@@ -18,7 +18,7 @@ from tabletop_envs.games.iris.rules import IrisState
 
 
 def test_builtin_names():
-    assert {"random", "greedy", "mcts", "sb3"} <= set(agent_names())
+    assert {"random", "greedy", "planner", "mcts", "sb3"} <= set(agent_names())
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,9 @@ A heuristic scores every legal action of the seat to move from what that seat ma
 agent plays a highest-scoring action, breaking ties uniformly with its own seeded Generator.
 Heuristics live in :mod:`tabletop_envs.agents.heuristics` (one module per game, described in
 ``docs/agents.md``); :func:`register_heuristic` adds one for a new game.
+
+Heuristics come in kinds: ``greedy`` (every game) and ``planner`` (Irk: greedy's margin counting
+the hand tiles that will become bets), played by :class:`GreedyAgent` and :class:`PlannerAgent`.
 """
 
 from __future__ import annotations
@@ -19,31 +22,45 @@ from tabletop_envs.core.game import GameState
 #: ``heuristic(game, seat, actions, rng) -> scores``: one float per action of ``actions``.
 Heuristic = Callable[[GameState, int, list[int], np.random.Generator], list[float]]
 
-_HEURISTICS: dict[str, str | Heuristic] = {
-    "iris": "tabletop_envs.agents.heuristics.iris:score_actions",
-    "isis_osiris": "tabletop_envs.agents.heuristics.isis_osiris:score_actions",
-    "irk": "tabletop_envs.agents.heuristics.irk:score_actions",
+_HEURISTICS: dict[str, dict[str, str | Heuristic]] = {
+    "greedy": {
+        "iris": "tabletop_envs.agents.heuristics.iris:score_actions",
+        "isis_osiris": "tabletop_envs.agents.heuristics.isis_osiris:score_actions",
+        "irk": "tabletop_envs.agents.heuristics.irk:score_actions",
+    },
+    "planner": {
+        "irk": "tabletop_envs.agents.heuristics.irk:plan_scores",
+    },
 }
 
 
-def register_heuristic(game_name: str, heuristic: str | Heuristic) -> None:
-    """Set the greedy heuristic of ``game_name`` (a function or a ``"module:function"`` path)."""
-    _HEURISTICS[game_name] = heuristic
-
-
-def heuristic_games() -> list[str]:
-    """Return the game names that have a greedy heuristic, sorted."""
-    return sorted(_HEURISTICS)
-
-
-def get_heuristic(game_name: str) -> Heuristic:
-    """Return the heuristic of ``game_name``; ValueError naming the games that have one."""
+def _kind_table(kind: str) -> dict[str, str | Heuristic]:
     try:
-        entry = _HEURISTICS[game_name]
+        return _HEURISTICS[kind]
     except KeyError:
         raise ValueError(
-            f"no greedy heuristic for game {game_name!r}; games with one: "
-            f"{', '.join(heuristic_games())}"
+            f"unknown heuristic kind {kind!r}; kinds: {', '.join(sorted(_HEURISTICS))}"
+        ) from None
+
+
+def register_heuristic(game_name: str, heuristic: str | Heuristic, kind: str = "greedy") -> None:
+    """Set the ``kind`` heuristic of ``game_name`` (a function or a ``"module:function"`` path)."""
+    _kind_table(kind)[game_name] = heuristic
+
+
+def heuristic_games(kind: str = "greedy") -> list[str]:
+    """Return the game names that have a ``kind`` heuristic, sorted."""
+    return sorted(_kind_table(kind))
+
+
+def get_heuristic(game_name: str, kind: str = "greedy") -> Heuristic:
+    """Return the ``kind`` heuristic of ``game_name``; ValueError naming the games with one."""
+    try:
+        entry = _kind_table(kind)[game_name]
+    except KeyError:
+        raise ValueError(
+            f"no {kind} heuristic for game {game_name!r}; games with one: "
+            f"{', '.join(heuristic_games(kind))}"
         ) from None
     if isinstance(entry, str):
         module, _, attr = entry.partition(":")
@@ -55,6 +72,8 @@ class GreedyAgent(Agent):
     """Plays the legal action its game's one-ply heuristic scores highest (seeded tie-break)."""
 
     name = "greedy"
+    #: which heuristic table the agent plays (see :func:`get_heuristic`)
+    kind = "greedy"
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -98,8 +117,15 @@ class GreedyAgent(Agent):
         name = game.game_name
         heuristic = self._cache.get(name)
         if heuristic is None:
-            heuristic = self._cache[name] = get_heuristic(name)
+            heuristic = self._cache[name] = get_heuristic(name, self.kind)
         return actions, heuristic(game, seat, actions, self.rng)
+
+
+class PlannerAgent(GreedyAgent):
+    """Plays the legal action its game's planner heuristic scores highest (Irk only so far)."""
+
+    name = "planner"
+    kind = "planner"
 
 
 def top_actions(actions: list[int], scores: list[float]) -> list[int]:

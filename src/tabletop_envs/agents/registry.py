@@ -4,6 +4,8 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
 
 - ``random`` — uniform legal moves;
 - ``greedy`` — the game's one-ply heuristic;
+- ``planner`` — the game's planner heuristic (Irk: greedy's margin counting the hand tiles that
+  will become bets);
 - ``mcts`` — UCT; ``ARGS`` are comma-separated ``key=value`` among ``iterations`` (int),
   ``exploration`` (float, alias ``c``) and ``rollout`` (``random``/``greedy``);
 - ``sb3`` — a saved MaskablePPO model: ``sb3:PATH`` (``sb3:PATH,deterministic`` to play its
@@ -89,14 +91,26 @@ def _random(args: str, env_name: str, seed: int | None) -> Agent:
 
 
 def _greedy(args: str, env_name: str, seed: int | None) -> Agent:
-    from tabletop_envs.agents.greedy import GreedyAgent, get_heuristic
+    from tabletop_envs.agents.greedy import GreedyAgent
 
-    _no_args("greedy", args)
+    return _heuristic_agent(GreedyAgent, args, env_name, seed)
+
+
+def _planner(args: str, env_name: str, seed: int | None) -> Agent:
+    from tabletop_envs.agents.greedy import PlannerAgent
+
+    return _heuristic_agent(PlannerAgent, args, env_name, seed)
+
+
+def _heuristic_agent(cls: type, args: str, env_name: str, seed: int | None) -> Agent:
+    from tabletop_envs.agents.greedy import get_heuristic
+
+    _no_args(cls.name, args)
     if env_name:
         from tabletop_envs.envs.registry import env_spec
 
-        get_heuristic(env_spec(env_name).load_game().game_name)  # fail early if none
-    return GreedyAgent(seed)
+        get_heuristic(env_spec(env_name).load_game().game_name, cls.kind)  # fail early if none
+    return cls(seed)
 
 
 def _mcts(args: str, env_name: str, seed: int | None) -> Agent:
@@ -129,5 +143,6 @@ def _sb3(args: str, env_name: str, seed: int | None) -> Agent:
 
 register_agent("random", _random)
 register_agent("greedy", _greedy)
+register_agent("planner", _planner)
 register_agent("mcts", _mcts)
 register_agent("sb3", _sb3)

@@ -10,6 +10,9 @@ now; an action's score is the resulting *own points minus the opponents' mean po
 - **table round, choose**: the tile whose best legal placement on the current table scores best
   (over a seeded sample of at most 24 of its placements, for speed);
 - **place**: the legal placement of the revealed tile that scores best.
+
+:func:`plan_scores` is the ``planner`` agent's heuristic: the same margin, counted with the next
+bet (a tile still in hand) added to the own pile (see the comment above it and docs/agents.md).
 """
 
 from __future__ import annotations
@@ -30,6 +33,17 @@ NUM_COLORS = len(COLORS)
 CHOOSE_SAMPLE = 24
 
 
+class _Future:
+    """Every seat's pile counts and stars after some own bets, with a margin cache."""
+
+    __slots__ = ("cache", "counts", "stars")
+
+    def __init__(self, counts: list[list[int]], stars: list[list[int]]) -> None:
+        self.counts = counts
+        self.stars = stars
+        self.cache: dict[tuple[int, int], float] = {}
+
+
 class _Evaluator:
     """Own points minus the opponents' mean for a table and the piles of one position."""
 
@@ -45,12 +59,20 @@ class _Evaluator:
         self.values = cell_table_values(self.cells, self.shape)
         # colors whose table value matters to the margin at the current piles: a color's
         # margin is a * V + b * floor(V / 2), so zero at V = 60 and 61 means zero for every V
-        self.live = [
-            c
-            for c in range(NUM_COLORS)
-            if any(self._margin_of(c, v, self.counts, self.stars) for v in (60, 61))
-        ]
+        self.live: list[int] = []
+        self._widen_live(self.counts, self.stars)
         self._cache: dict[tuple[int, int], float] = {}
+
+    def _widen_live(self, counts: list[list[int]], stars: list[list[int]]) -> None:
+        """Add the colors whose table value matters to the margin at these piles to ``live``."""
+        self.live = sorted(
+            set(self.live)
+            | {
+                c
+                for c in range(NUM_COLORS)
+                if any(self._margin_of(c, v, counts, stars) for v in (60, 61))
+            }
+        )
 
     def _margin_of(
         self, color: int, value: int, counts: list[list[int]], stars: list[list[int]]
@@ -79,15 +101,14 @@ class _Evaluator:
 
     def bet(self, tile: int) -> float:
         """Return the margin after adding ``tile`` to the own score pile."""
-        tiles = self.game.tiles
-        counts, stars = list(self.counts), list(self.stars)
-        counts[self.seat], stars[self.seat] = pile_counts(
-            [tiles[t] for t in self.game.piles[self.seat]] + [tiles[tile]]
-        )
-        return self.margin(self.values, counts, stars)
+        return self.margin(self.values, *self.piles_with([tile]))
 
     def place(self, tile: int, placement: int) -> float:
         """Return the margin after laying ``tile`` at ``placement``."""
+        return self.table_margin(self.placed_values(tile, placement))
+
+    def placed_values(self, tile: int, placement: int) -> list[int]:
+        """Return the table value of each color after laying ``tile`` at ``placement``."""
         codes = self.game.tiles[tile]
         footprint = self.game.tables.cells[placement]
         cells = dict(self.cells)
@@ -108,7 +129,39 @@ class _Evaluator:
         changed = cell_table_values(cells, self.shape, colors)
         for c in colors:
             values[c] = changed[c]
-        return self.table_margin(values)
+        return values
+
+    def future_margin(self, values: list[int], future: _Future) -> float:
+        """Return :meth:`margin` at ``future``'s piles (cached per color and value)."""
+        total = 0.0
+        cache = future.cache
+        for c in range(NUM_COLORS):
+            v = values[c]
+            if v:
+                m = cache.get((c, v))
+                if m is None:
+                    m = cache[(c, v)] = self._margin_of(c, v, future.counts, future.stars)
+                total += m
+        return total
+
+    def future(self, bets: list[int]) -> _Future:
+        """Return the piles with ``bets`` added to the own score pile, for :meth:`future_margin`.
+
+        The colors that matter at those piles join ``live``, so that :meth:`placed_values`
+        re-values them too.
+        """
+        future = _Future(*self.piles_with(bets))
+        self._widen_live(future.counts, future.stars)
+        return future
+
+    def piles_with(self, bets: list[int]) -> tuple[list[list[int]], list[list[int]]]:
+        """Return every seat's (counts, stars) with ``bets`` added to the own score pile."""
+        tiles = self.game.tiles
+        counts, stars = list(self.counts), list(self.stars)
+        counts[self.seat], stars[self.seat] = pile_counts(
+            [tiles[t] for t in self.game.piles[self.seat]] + [tiles[t] for t in bets]
+        )
+        return counts, stars
 
 
 def score_actions(
@@ -128,4 +181,92 @@ def score_actions(
         if len(placements) > CHOOSE_SAMPLE:
             placements = rng.choice(placements, CHOOSE_SAMPLE, replace=False).tolist()
         out.append(max((ev.place(tile, p) for p in placements), default=-1e6))
+    return out
+
+
+# ---- the planner: greedy's margin, counting the hand tiles that will become bets ----------
+#
+# Every hand tile ends either on the table or in the score pile, and from round 4 on the order
+# is nearly forced: after the bet of round 4 three tiles remain, two for the table rounds 5 and
+# 6 and the last one for the bet of round 7. Greedy values a placement with the piles as they
+# are now; the planner values it with the piles as they will be after the next bet, choosing
+# that bet from the tiles left in hand. It reads what greedy reads (table, piles, own hand).
+
+
+def _lay(
+    game: IrkState, seat: int, tile: int, bets: list[int], rng: np.random.Generator
+) -> IrkState:
+    """Return a copy of ``game`` with ``tile`` laid where the margin with ``bets`` is best.
+
+    Over a seeded sample of at most ``CHOOSE_SAMPLE`` legal placements; a tile with none is
+    discarded (the copy is unchanged), as the rules do.
+    """
+    placements = _sample(game.placements_of(tile).tolist(), rng)
+    after = game.clone()
+    if placements:
+        ev = _Evaluator(game, seat)
+        future = ev.future(bets)
+        best = max(placements, key=lambda p: ev.future_margin(ev.placed_values(tile, p), future))
+        after._put(tile, best)
+    return after
+
+
+def _sample(placements: list[int], rng: np.random.Generator) -> list[int]:
+    if len(placements) > CHOOSE_SAMPLE:
+        return rng.choice(placements, CHOOSE_SAMPLE, replace=False).tolist()
+    return placements
+
+
+def _final_margin(game: IrkState, seat: int, bets: list[int]) -> float:
+    ev = _Evaluator(game, seat)
+    return ev.margin(ev.values, *ev.piles_with(bets))
+
+
+def plan_scores(
+    game: IrkState, seat: int, actions: list[int], rng: np.random.Generator
+) -> list[float]:
+    """Score each legal action of ``seat`` for the planner (see ``docs/agents.md``)."""
+    ev = _Evaluator(game, seat)
+    d = game.deck_size
+    hand = list(game.hands[seat])
+    r = game.round
+    if game.phase != CHOOSE:
+        # the best placement once the next bet (a tile still in hand) is added to the pile
+        tile = game.chosen[seat]
+        futures = [ev.future([z]) for z in hand] or [ev.future([])]
+        out = []
+        for a in actions:
+            values = ev.placed_values(tile, a - d)
+            out.append(max(ev.future_margin(values, f) for f in futures))
+        return out
+    if r == 0:  # the first bet: what greedy does (planning it measured no better)
+        return [ev.bet(a) for a in actions]
+    out = []
+    for x in actions:
+        rest = [t for t in hand if t != x]
+        if r == 3:
+            # bet x; of the other three, two go on the table and the last is the final bet
+            best = -1e9
+            for z in rest:
+                first, second = [t for t in rest if t != z]
+                laid = _lay(_lay(game, seat, first, [x, z], rng), seat, second, [x, z], rng)
+                best = max(best, _final_margin(laid, seat, [x, z]))
+            out.append(best)
+        elif r == 4:
+            # lay x now and y in round 6; z is the final bet
+            best = -1e9
+            for y in rest:
+                (z,) = [t for t in rest if t != y]
+                laid = _lay(_lay(game, seat, x, [z], rng), seat, y, [z], rng)
+                best = max(best, _final_margin(laid, seat, [z]))
+            out.append(best)
+        else:
+            # rounds 2, 3 and 6: lay x at its best placement, bet the best tile left in hand
+            futures = [ev.future([z]) for z in rest] or [ev.future([])]
+            placements = _sample(game.placements_of(x).tolist(), rng)
+            best = -1e6  # no legal placement: the tile would be discarded
+            for p in placements:
+                values = ev.placed_values(x, p)
+                best = max(best, max(ev.future_margin(values, f) for f in futures))
+            out.append(best)
     return out

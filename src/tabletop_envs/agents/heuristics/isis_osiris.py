@@ -32,26 +32,26 @@ from tabletop_envs.games.isis_osiris.tables import (
 REVEAL_PENALTY = 0.25
 
 
-def _exposure(game: IsisOsirisState, seat: int) -> list[float]:
-    """Return per square: own adjacent stones minus the opponents' mean adjacent stones."""
-    n = game.params.num_players
+#: The multiset of every tile value, in the canonical order (copied, never changed).
+_ALL_TILES = Counter(all_tiles())
+
+
+def _exposure(game: IsisOsirisState, seat: int, square: int) -> float:
+    """Return own stones next to ``square`` minus the opponents' mean stones next to it."""
     owner = game.owner
-    out = []
-    for sq in range(NUM_SQUARES):
-        own = opp = 0
-        for nb in NEIGHBORS[sq]:
-            o = owner[nb]
-            if o == seat:
-                own += 1
-            elif o >= 0:
-                opp += 1
-        out.append(own - opp / (n - 1))
-    return out
+    own = opp = 0
+    for nb in NEIGHBORS[square]:
+        o = owner[nb]
+        if o == seat:
+            own += 1
+        elif o >= 0:
+            opp += 1
+    return own - opp / (game.params.num_players - 1)
 
 
 def _unrevealed(game: IsisOsirisState) -> Counter[int]:
     """Return the multiset of values not face up (public: the mix minus the board and hand)."""
-    pool = Counter(all_tiles())
+    pool = Counter(_ALL_TILES)
     for v in game.tiles:
         if v:
             pool[v] -= 1
@@ -64,21 +64,32 @@ def score_actions(
     game: IsisOsirisState, seat: int, actions: list[int], rng: np.random.Generator
 ) -> list[float]:
     """Score each legal action of ``seat`` (see the module docstring)."""
-    exposure = _exposure(game, seat)
     tiles = game.tiles
-    empty = [sq for sq in range(NUM_SQUARES) if game.owner[sq] < 0 and not tiles[sq]]
     out = []
     for action in actions:
         if action == REVEAL:
-            pool = _unrevealed(game)
-            total = sum(pool.values())
-            if not total or not empty:
-                out.append(-REVEAL_PENALTY)
-                continue
-            best = {v: max(v * exposure[sq] for sq in empty) for v in pool}
-            out.append(sum(best[v] * k for v, k in pool.items()) / total - REVEAL_PENALTY)
+            out.append(_reveal_score(game, seat))
         elif action < TILE_BASE:
             out.append(float(sum(tiles[nb] for nb in NEIGHBORS[action])))
         else:
-            out.append(game.in_hand * exposure[action - TILE_BASE])
+            out.append(game.in_hand * _exposure(game, seat, action - TILE_BASE))
     return out
+
+
+def _reveal_score(game: IsisOsirisState, seat: int) -> float:
+    """Return the expected best placement of a tile drawn from the unrevealed ones, minus 0.25.
+
+    Only the extremes of the exposure matter: a tile of value ``v`` goes where ``v`` times the
+    exposure is largest, the highest exposure for ``v > 0`` and the lowest for ``v < 0``.
+    """
+    owner, tiles = game.owner, game.tiles
+    exposures = [
+        _exposure(game, seat, sq) for sq in range(NUM_SQUARES) if owner[sq] < 0 and not tiles[sq]
+    ]
+    pool = _unrevealed(game)
+    total = sum(pool.values())
+    if not total or not exposures:
+        return -REVEAL_PENALTY
+    high, low = max(exposures), min(exposures)
+    best = {v: v * high if v >= 0 else v * low for v in pool}
+    return sum(best[v] * k for v, k in pool.items()) / total - REVEAL_PENALTY

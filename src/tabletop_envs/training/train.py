@@ -570,7 +570,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--imitate",
         metavar="AGENT",
-        help="behaviour-clone this agent (e.g. greedy) before PPO; see docs/training.md",
+        help="behaviour-clone this agent (e.g. greedy; planner for Irk) before PPO "
+        "(docs/training.md)",
     )
     p.add_argument(
         "--imitate-episodes", type=int, default=d.imitate_episodes, help="episodes per round"

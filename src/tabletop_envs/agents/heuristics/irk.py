@@ -177,11 +177,16 @@ def score_actions(
         return [ev.bet(a) for a in actions]
     out = []
     for tile in actions:
-        placements = game.placements_of(tile).tolist()
-        if len(placements) > CHOOSE_SAMPLE:
-            placements = rng.choice(placements, CHOOSE_SAMPLE, replace=False).tolist()
+        placements = _sample(game.placements_of(tile).tolist(), rng)
         out.append(max((ev.place(tile, p) for p in placements), default=-1e6))
     return out
+
+
+def _sample(placements: list[int], rng: np.random.Generator) -> list[int]:
+    """Return at most ``CHOOSE_SAMPLE`` of ``placements``, drawn with ``rng`` when more."""
+    if len(placements) > CHOOSE_SAMPLE:
+        return rng.choice(placements, CHOOSE_SAMPLE, replace=False).tolist()
+    return placements
 
 
 # ---- the planner: greedy's margin, counting the hand tiles that will become bets ----------
@@ -209,12 +214,6 @@ def _lay(
         best = max(placements, key=lambda p: ev.future_margin(ev.placed_values(tile, p), future))
         after._put(tile, best)
     return after
-
-
-def _sample(placements: list[int], rng: np.random.Generator) -> list[int]:
-    if len(placements) > CHOOSE_SAMPLE:
-        return rng.choice(placements, CHOOSE_SAMPLE, replace=False).tolist()
-    return placements
 
 
 def _final_margin(game: IrkState, seat: int, bets: list[int]) -> float:

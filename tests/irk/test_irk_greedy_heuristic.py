@@ -17,6 +17,23 @@ from tabletop_envs.games.irk.scoring import score_game
 from tests.irk.helpers import random_action
 
 
+def laid(game: IrkState, tile: int, placement: int) -> np.ndarray:
+    """Return the visible grid after laying ``tile`` at ``placement`` (no legality check)."""
+    grid = game.visible_grid()
+    cell, orientation = divmod(placement, 4)
+    top = divmod(cell, game.params.table_size)
+    for square, (r, c) in zip(game.tiles[tile], footprint(*top, orientation), strict=True):
+        grid[r, c] = square
+    return grid
+
+
+def with_bet(game: IrkState, seat: int, bets: list[int]) -> list[list]:
+    """Return every seat's pile as tile codes, ``bets`` added to ``seat``'s."""
+    piles = [[game.tiles[t] for t in pile] for pile in game.piles]
+    piles[seat] += [game.tiles[t] for t in bets]
+    return piles
+
+
 def margin(grid: np.ndarray, piles: list[list], seat: int) -> float:
     """Return ``seat``'s points minus the opponents' mean points by ``score_game``."""
     totals = score_game(grid, piles)["totals"]
@@ -32,25 +49,16 @@ def test_heuristic_margin_equals_the_games_scoring(n):
         while not game.is_terminal:
             seat = game.current_player
             ev = _Evaluator(game, seat)
-            piles = [[game.tiles[t] for t in pile] for pile in game.piles]
             if game.phase == PLACE:
                 tile = game.chosen[seat]
-                tile_codes = game.tiles[tile]
+                piles = with_bet(game, seat, [])
                 for p in game.placements_of(tile).tolist():
-                    after = game.visible_grid()
-                    cell, orientation = divmod(p, 4)
-                    top = divmod(cell, game.params.table_size)
-                    for square, (r, c) in zip(
-                        tile_codes, footprint(*top, orientation), strict=True
-                    ):
-                        after[r, c] = square
-                    expected = margin(after, piles, seat)
+                    expected = margin(laid(game, tile, p), piles, seat)
                     assert ev.place(tile, p) == pytest.approx(expected)
                     checked["place"] += 1
             elif game.phase == CHOOSE and ROUND_KINDS[game.round] == "bet":
                 for tile in game.hands[seat]:
-                    bet = [list(p) for p in piles]
-                    bet[seat].append(game.tiles[tile])
+                    bet = with_bet(game, seat, [tile])
                     assert ev.bet(tile) == pytest.approx(margin(game.visible_grid(), bet, seat))
                     checked["bet"] += 1
             game.apply(random_action(game, rng))

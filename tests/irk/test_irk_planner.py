@@ -15,31 +15,13 @@ from tabletop_envs.agents import PlannerAgent, make_agent
 from tabletop_envs.agents.greedy import get_heuristic, heuristic_games
 from tabletop_envs.agents.heuristics.irk import plan_scores
 from tabletop_envs.envs.registry import env_spec
-from tabletop_envs.games.irk.placement import footprint
 from tabletop_envs.games.irk.rules import CHOOSE, PLACE, IrkState
 from tabletop_envs.training.arena import run_arena
 from tests.agents.helpers import play_checked
 from tests.irk.helpers import random_action
-from tests.irk.test_irk_greedy_heuristic import margin
+from tests.irk.test_irk_greedy_heuristic import laid, margin, with_bet
 
 IRK_CASES = [dict(p) for p in env_spec("irk_v0").test_params]
-
-
-def laid(game: IrkState, tile: int, placement: int) -> np.ndarray:
-    """Return the visible grid after laying ``tile`` at ``placement`` (no legality check)."""
-    grid = game.visible_grid()
-    cell, orientation = divmod(placement, 4)
-    top = divmod(cell, game.params.table_size)
-    for square, (r, c) in zip(game.tiles[tile], footprint(*top, orientation), strict=True):
-        grid[r, c] = square
-    return grid
-
-
-def with_bet(game: IrkState, seat: int, bets: list[int]) -> list[list]:
-    """Return every seat's pile as tile codes, ``bets`` added to ``seat``'s."""
-    piles = [[game.tiles[t] for t in pile] for pile in game.piles]
-    piles[seat] += [game.tiles[t] for t in bets]
-    return piles
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

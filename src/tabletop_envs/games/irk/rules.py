@@ -581,14 +581,11 @@ def _spec(
     layout = observation_layout(table_size, num_players, len(deck), group_planes)
     max_on_table = opening_count(num_players) + 4 * num_players
     per_tile_color = max(max(pile_counts([tile])[0]) for tile in tiles)
+    per_color = pile_counts(tiles)[0]  # every flower of the deck, by color
     high = max(max_on_table, 3 * per_tile_color, HAND_SIZE, 1)
     if group_planes:  # a group is worth at most every flower of its color
-        high = max(high, *pile_counts(tiles)[0])
-    if reward == "score":
-        total = sum(SQUARE_VALUE[c] for tile in tiles for c in tile)
-        reward_range = (0.0, float(total))
-    else:
-        reward_range = (-1.0, 1.0)
+        high = max(high, *per_color)
+    reward_range = (0.0, float(sum(per_color))) if reward == "score" else (-1.0, 1.0)
     return GameSpec(
         num_players=num_players,
         num_actions=len(deck) + table_size * table_size * 4,

@@ -230,9 +230,10 @@ def plan_scores(
     hand = list(game.hands[seat])
     r = game.round
     if game.phase != CHOOSE:
-        # the best placement once the next bet (a tile still in hand) is added to the pile
+        # the best placement once the next bet (a tile still in hand) is added to the pile;
+        # a table round always leaves a tile in hand for the bet that follows it
         tile = game.chosen[seat]
-        futures = [ev.future([z]) for z in hand] or [ev.future([])]
+        futures = [ev.future([z]) for z in hand]
         out = []
         for a in actions:
             values = ev.placed_values(tile, a - d)
@@ -261,7 +262,7 @@ def plan_scores(
             out.append(best)
         else:
             # rounds 2, 3 and 6: lay x at its best placement, bet the best tile left in hand
-            futures = [ev.future([z]) for z in rest] or [ev.future([])]
+            futures = [ev.future([z]) for z in rest]
             placements = _sample(game.placements_of(x).tolist(), rng)
             best = -1e6  # no legal placement: the tile would be discarded
             for p in placements:

@@ -22,7 +22,9 @@ from tests.irk.helpers import random_states
 @pytest.mark.parametrize(("t", "n", "d"), [(19, 2, 30), (9, 4, 32)])
 def test_layout_is_declared_once_and_matches_the_spec(t, n, d):
     layout = observation_layout(t, n, d)
-    assert [s[0] for s in layout.sections] == list(SECTION_DOCS)
+    assert [s[0] for s in layout.sections] == [k for k in SECTION_DOCS if k != "action_values"]
+    full = observation_layout(t, n, d, action_values=True)
+    assert [s[0] for s in full.sections] == list(SECTION_DOCS)  # the optional one last
     assert layout.size == t * t * 11 + 4 * d + 10 * n + 3 * n + 7 + 2
     assert len(layout.names) == layout.size == len(set(layout.names))
     starts = [s[1] for s in layout.sections]

@@ -122,6 +122,7 @@ register(
             {"num_players": 4, "reward": "score"},
             {"num_players": 2, "table_size": 9},
             {"num_players": 3, "group_planes": True},
+            {"num_players": 2, "table_size": 9, "action_values": True},
         ),
         helpers=(
             "action_to_tile",

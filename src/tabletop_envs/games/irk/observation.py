@@ -3,7 +3,9 @@
 The vector is the concatenation of the sections of :func:`observation_layout`, in order. The
 ``table`` section is ``table_size x table_size x C`` in row-major order (``row``, then ``col``,
 then channel; ``C = len(table_channels(group_planes))``: 11, or 16 with the group planes), so
-``obs[:T*T*C].reshape(T, T, C)`` gives planes that line up with placement ids. Per-seat
+``obs[:T*T*C].reshape(T, T, C)`` gives planes that line up with placement ids. With
+``action_values`` a last section holds, per action id and color, a table value
+(``reshape(num_actions, 5)``, row = action id; see ``SECTION_DOCS``). Per-seat
 sections list seats *relative to the observer*: entry 0 is the observer, entry ``k`` the seat
 ``k`` places after it in seat order.
 """
@@ -63,6 +65,12 @@ SECTION_DOCS: dict[str, tuple[str, str]] = {
     "table_round": ("1", "1 in a table round, 0 in a bet round"),
     "place_phase": ("1", "1 while tiles are being placed, 0 while choosing"),
     "box_holder": ("n", "one-hot relative seat holding the box"),
+    "action_values": (
+        "(D+T*T*4)*5",
+        "with action_values: per action id, per color: for a place id, V(c) after that placement "
+        "of the tile being placed; for a choose id in a table round, the largest V(c) any legal "
+        "placement of that tile of my hand reaches; 0 otherwise",
+    ),
 }
 
 
@@ -101,7 +109,11 @@ class ObservationLayout:
 
 @cache
 def observation_layout(
-    table_size: int, num_players: int, deck_size: int, group_planes: bool = False
+    table_size: int,
+    num_players: int,
+    deck_size: int,
+    group_planes: bool = False,
+    action_values: bool = False,
 ) -> ObservationLayout:
     """Return the layout of the observation for one configuration."""
     t, n, d = table_size, num_players, deck_size
@@ -121,6 +133,8 @@ def observation_layout(
         "place_phase": 1,
         "box_holder": n,
     }
+    if action_values:
+        lengths["action_values"] = (d + t * t * 4) * len(COLORS)
     sections = []
     names: list[str] = []
     start = 0
@@ -135,6 +149,15 @@ def observation_layout(
             names += [f"{name}[+{k}]" for k in range(n)]
         elif name in ("table_round", "place_phase"):
             names.append(name)
+        elif name == "action_values":
+            names += [f"action_values[#{i}].{color}" for i in range(d) for color in COLORS]
+            names += [
+                f"action_values[{r},{c},{o}].{color}"
+                for r in range(t)
+                for c in range(t)
+                for o in range(4)
+                for color in COLORS
+            ]
         elif name == "round":
             names += [f"round[{k + 1}]" for k in range(NUM_ROUNDS)]
         else:

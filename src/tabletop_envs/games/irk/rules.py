@@ -52,6 +52,7 @@ from tabletop_envs.games.irk.placement import (
     why_illegal,
 )
 from tabletop_envs.games.irk.scoring import (
+    TableAfter,
     cell_group_values,
     final_rewards,
     pile_counts,
@@ -82,7 +83,9 @@ def opening_count(num_players: int) -> int:
 class IrkParams:
     """Parameters of Irk: players, table side, deck (tile strings), reward mode, group planes.
 
-    ``group_planes`` adds ``observation.GROUP_CHANNELS`` to every table cell of the observation.
+    ``group_planes`` adds ``observation.GROUP_CHANNELS`` to every table cell of the observation;
+    ``action_values`` adds the section ``action_values``: per action, each color's table value
+    after it (place ids; for a choose id of a table round, the best over the tile's placements).
     """
 
     num_players: int = 2
@@ -90,12 +93,14 @@ class IrkParams:
     deck: tuple[str, ...] = STANDARD_DECK
     reward: str = "win_loss"  # or "score": each player's final points
     group_planes: bool = False
+    action_values: bool = False
 
     def __post_init__(self) -> None:
         n = check_int_range("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
         t = check_int_range("table_size", self.table_size, MIN_TABLE, MAX_TABLE)
         check_choice("reward", self.reward, REWARD_MODES)
         object.__setattr__(self, "group_planes", check_bool("group_planes", self.group_planes))
+        object.__setattr__(self, "action_values", check_bool("action_values", self.action_values))
         deck = normalize_deck(self.deck)
         need = HAND_SIZE * n + opening_count(n)
         if not need <= len(deck) <= MAX_DECK:
@@ -117,6 +122,9 @@ class IrkState(PhasedGameState):
     #: Per place action of a cell (orientation), the (row, col) offsets of the cells it covers
     #: from that cell, top square first: read by the ``cells`` policy's footprint head.
     cell_action_footprint = FOOTPRINTS
+    #: The observation section (with ``action_values=True``) holding features per action id:
+    #: read by the ``cells`` policy's head.
+    action_values_section = "action_values"
 
     # ---- set-up -------------------------------------------------------------------------
     def _setup(self) -> None:
@@ -147,9 +155,11 @@ class IrkState(PhasedGameState):
         self.tables: PlacementTables = placement_tables(t)
         self.tiles: tuple[Tile, ...] = deck_tiles(p.deck)
         self.layout: ObservationLayout = observation_layout(
-            t, p.num_players, len(p.deck), p.group_planes
+            t, p.num_players, len(p.deck), p.group_planes, p.action_values
         )
-        self._spec = _spec(p.num_players, t, p.deck, p.reward, p.group_planes)
+        self._spec = _spec(p.num_players, t, p.deck, p.reward, p.group_planes, p.action_values)
+        self._values: dict[int, np.ndarray] = {}  # action_values section per seat, once computed
+        self._after: TableAfter | None = None  # the table for those values
         n_cells = t * t
         self.visible = np.zeros(n_cells + 1, dtype=np.intp)  # + off-table sentinel (EMPTY)
         self.height = np.zeros(n_cells, dtype=np.int16)
@@ -323,6 +333,8 @@ class IrkState(PhasedGameState):
             raise self._illegal(action, self._why_illegal(self._check_action_type(action)))
         self.steps += 1
         self._mask = None
+        self._values = {}
+        self._after = None
         seat = self.to_move
         n = self.params.num_players
         if self.phase == CHOOSE:
@@ -445,9 +457,50 @@ class IrkState(PhasedGameState):
                 ones.append(at["table_round"])
         if self.phase == PLACE:
             ones.append(at["place_phase"])
+        if self.params.action_values and self.round < NUM_ROUNDS:
+            out[at["action_values"] :] = self._action_values(seat)
         ones.append(at["box_holder"] + (self.box - seat) % n)
         out[ones] = 1
         return out
+
+    def _action_values(self, seat: int) -> np.ndarray:
+        """Return the ``action_values`` section for ``seat`` (computed once per position).
+
+        Place phase: each legal placement's table values (public: shared by every seat).
+        Choose phase of a table round: per tile of ``seat``'s hand, per color, the best value
+        over its legal placements. Zero otherwise (bet rounds).
+        """
+        key = -1 if self.phase == PLACE else seat
+        values = self._values.get(key)
+        if values is None:
+            d = self.deck_size
+            values = np.zeros((self.spec.num_actions, len(COLORS)), dtype=np.int8)
+            if self.phase == PLACE:
+                tile = self.chosen[self.to_move]
+                self._values_of(tile, values[d:], best=None)
+            elif ROUND_KINDS[self.round] == "table":
+                for tile in self.hands[seat]:
+                    self._values_of(tile, values[d:], best=values[tile])
+            values = self._values[key] = values.ravel()
+        return values
+
+    def _values_of(self, tile: int, out: np.ndarray, best: np.ndarray | None) -> None:
+        """Write each legal placement's table values of ``tile`` into ``out`` (row = placement
+        index), or only their per-color maximum into ``best`` when given."""
+        after = self._after
+        if after is None:
+            occupied = np.flatnonzero(self.height)
+            cells = dict(zip(occupied.tolist(), self.visible[occupied].tolist(), strict=True))
+            t = self.params.table_size
+            after = self._after = TableAfter(cells, (t, t))
+        codes = self.tiles[tile]
+        footprints = self.tables.cells
+        for placement in self.placements_of(tile).tolist():
+            values = after.values(codes, footprints[placement].tolist())
+            if best is None:
+                out[placement] = values
+            else:
+                np.maximum(best, values, out=best)
 
     def render_text(self, seat: int | None = None) -> str:
         """Return the table, score piles and status (plus ``seat``'s hand if given)."""
@@ -508,6 +561,7 @@ class IrkState(PhasedGameState):
         new._pile_count = self._pile_count.copy()
         new._pile_stars = self._pile_stars.copy()
         new._returns = self._returns.copy()
+        new._values = {}  # per seat: resample_hidden changes other seats' hands
         new.rng = copy_rng(self.rng)
         return new
 
@@ -575,15 +629,20 @@ def _copy_lists(value: Any) -> Any:
 
 @cache
 def _spec(
-    num_players: int, table_size: int, deck: tuple[str, ...], reward: str, group_planes: bool
+    num_players: int,
+    table_size: int,
+    deck: tuple[str, ...],
+    reward: str,
+    group_planes: bool,
+    action_values: bool,
 ) -> GameSpec:
     tiles = deck_tiles(deck)
-    layout = observation_layout(table_size, num_players, len(deck), group_planes)
+    layout = observation_layout(table_size, num_players, len(deck), group_planes, action_values)
     max_on_table = opening_count(num_players) + 4 * num_players
     per_tile_color = max(max(pile_counts([tile])[0]) for tile in tiles)
     per_color = pile_counts(tiles)[0]  # every flower of the deck, by color
     high = max(max_on_table, 3 * per_tile_color, HAND_SIZE, 1)
-    if group_planes:  # a group is worth at most every flower of its color
+    if group_planes or action_values:  # a group is worth at most all flowers of its color
         high = max(high, *per_color)
     reward_range = (0.0, float(sum(per_color))) if reward == "score" else (-1.0, 1.0)
     return GameSpec(

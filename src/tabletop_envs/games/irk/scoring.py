@@ -100,6 +100,96 @@ def cell_group_values(cells: Mapping[int, int], shape: tuple[int, int]) -> list[
     return out
 
 
+class TableAfter:
+    """``V(c)`` of every color after laying one tile somewhere on a fixed table, fast.
+
+    Built once per table from its occupied cells (as for :func:`cell_table_values`); then
+    :meth:`values` answers for any tile and footprint, exactly as :func:`cell_table_values` of
+    the table after the placement would. While no square of a color's groups is covered by one
+    that leaves them, a placement only joins and re-values groups: each run of the tile's
+    squares that joins the color is worth its squares plus the distinct groups it touches (the
+    old squares it covers taken out), and ``V(c)`` is the best of those and of the untouched
+    groups. A covered square that leaves its group may split it: that color is flood-filled
+    again.
+    """
+
+    def __init__(self, cells: Mapping[int, int], shape: tuple[int, int]) -> None:
+        self.cells = dict(cells)
+        self.shape = shape
+        self.neighbors = square_neighbors(*shape)
+        # per color: member cell -> its group (id = smallest cell, value); groups by value
+        self.group: list[dict[int, tuple[int, int]]] = []
+        self.ranked: list[list[tuple[int, int]]] = []
+        for color in range(len(COLORS)):
+            joins = _JOINS[color]
+            members = [cell for cell, code in self.cells.items() if joins[code]]
+            ids: dict[int, tuple[int, int]] = {}
+            ranked = []
+            for component in connected_components(members, self.neighbors):
+                key = (component[0], sum(SQUARE_VALUE[self.cells[c]] for c in component))
+                ranked.append(key)
+                for cell in component:
+                    ids[cell] = key
+            ranked.sort(key=lambda key: -key[1])
+            self.group.append(ids)
+            self.ranked.append(ranked)
+        self.before = [r[0][1] if r else 0 for r in self.ranked]
+
+    def values(self, codes: Sequence[int], footprint: Sequence[int]) -> list[int]:
+        """Return ``V(c)`` per color after laying squares ``codes`` on cells ``footprint``."""
+        cells = self.cells
+        olds = [cells.get(cell, EMPTY) for cell in footprint]
+        neighbors = self.neighbors
+        out = list(self.before)
+        split = []
+        for color in range(len(COLORS)):
+            joins = _JOINS[color]
+            group = self.group[color]
+            # runs of consecutive squares joining the color (a tile is a straight line), each
+            # with its value and the old groups it touches or lies on
+            runs: list[tuple[list[int], set[tuple[int, int]]]] = []
+            current = None
+            leaves = False
+            for k in range(3):
+                code, old = codes[k], olds[k]
+                if not joins[code]:
+                    current = None
+                    leaves = leaves or joins[old]  # EMPTY joins nothing
+                    continue
+                if current is None:
+                    current = ([0], set())
+                    runs.append(current)
+                cell = footprint[k]
+                current[0][0] += SQUARE_VALUE[code]
+                if joins[old]:  # still a member: its group stays joined to it
+                    current[0][0] -= SQUARE_VALUE[old]
+                    current[1].add(group[cell])
+                for nxt in neighbors[cell]:
+                    hit = group.get(nxt)
+                    if hit is not None:
+                        current[1].add(hit)
+            if leaves:
+                split.append(color)
+                continue
+            if not runs:
+                continue
+            if len(runs) == 2 and runs[0][1] & runs[1][1]:  # both ends join one old group
+                runs = [([runs[0][0][0] + runs[1][0][0]], runs[0][1] | runs[1][1])]
+            touched = set().union(*(t for _, t in runs))
+            best = next((key[1] for key in self.ranked[color] if key not in touched), 0)
+            for value, joined in runs:
+                best = max(best, value[0] + sum(v for _, v in joined))
+            out[color] = best
+        if split:
+            after = dict(cells)
+            for k in range(3):
+                after[footprint[k]] = codes[k]
+            changed = cell_table_values(after, self.shape, split)
+            for color in split:
+                out[color] = changed[color]
+        return out
+
+
 def pile_counts(pile: Sequence[Any]) -> tuple[list[int], list[int]]:
     """Return per color the summed flower values and the starred flowers of a score pile."""
     counts = [0] * len(COLORS)

@@ -141,3 +141,69 @@ def test_footprint_head_needs_cells_and_a_game_that_declares_it(
     args = [*extra, "--footprint-head", "--timesteps", "64", "--out", str(tmp_path / "x")]
     with pytest.raises(ValueError, match=message):
         main(args)
+
+
+def test_values_head_adds_the_best_weighting_of_each_actions_values() -> None:
+    from tabletop_envs.training.cnn import CellsHead
+
+    t, d, channels, g, f, k = 4, 3, 2, 5, 5, 3
+    n_actions = d + t * t * 4
+    head = CellsHead(g, channels, (t, t), n_actions, values=f, mixtures=k)
+    torch.manual_seed(1)
+    features = torch.randn(2, g + channels * t * t + n_actions * f)
+    logits = head(features).detach()
+    with torch.no_grad():
+        plain = features[:, g : g + channels * t * t].reshape(2, channels, t, t)
+        base = head.cell(plain) + head.cell_bias(features[:, :g])[:, :, None, None]
+        other = head.other(features[:, :g])
+        cell_weights = head.weigh(features[:, :g]).reshape(2, k, f)
+        other_weights = head.weigh_other(features[:, :g]).reshape(2, k, f)
+    values = features[:, g + channels * t * t :].reshape(2, n_actions, f)
+    for b in range(2):
+        for a in range(d):  # the choose actions: their own weightings
+            best = max(float(other_weights[b, m] @ values[b, a]) for m in range(k))
+            assert float(logits[b, a]) == pytest.approx(float(other[b, a]) + best, abs=1e-5)
+        for r in range(t):
+            for c in range(t):
+                for o in range(4):
+                    a = d + (r * t + c) * 4 + o
+                    best = max(float(cell_weights[b, m] @ values[b, a]) for m in range(k))
+                    got = float(logits[b, a])
+                    assert got == pytest.approx(float(base[b, o, r, c]) + best, abs=1e-5)
+
+
+def test_cells_policy_reads_irk_action_values_then_reloads(tmp_path: Path) -> None:
+    from tabletop_envs.agents import make_agent
+    from tabletop_envs.training.train import action_values_section, main
+
+    kwargs = {"table_size": 9, "action_values": True}
+    game_class = env_spec("irk_v0").load_game()
+    layout = game_class(game_class.params_class(**kwargs), 0).layout
+    part = layout.slice("action_values")
+    assert action_values_section("irk_v0", kwargs) == (part.start, (30 + 9 * 9 * 4) * 5)
+    assert action_values_section("irk_v0", {"table_size": 9}) is None
+    assert action_values_section("iris_v0") is None
+    out = tmp_path / "values"
+    args = [
+        "--env", "irk_v0", "--env-arg", "table_size=9", "--env-arg", "action_values=true",
+        "--policy", "cells", "--value-mixtures", "2", "--cnn-channels", "4", "--cnn-layers", "2",
+        "--net-arch", "16", "--imitate", "greedy", "--imitate-episodes", "4",
+        "--imitate-epochs", "1", "--timesteps", "64", "--n-envs", "2", "--n-steps", "32",
+        "--batch-size", "32", "--n-epochs", "1", "--eval-every", "0", "--final-eval-games", "2",
+        "--no-progress", "--out", str(out),
+    ]  # fmt: skip
+    assert main(args) == 0
+    assert json.loads((out / "results.json").read_text())["config"]["value_mixtures"] == 2
+    agent = make_agent(f"sb3:{out / 'model.zip'}", "irk_v0")
+    head = agent.model.policy.action_net
+    assert (head.values, head.mixtures) == (5, 2)  # rebuilt from the zip
+    extractor = agent.model.policy.features_extractor
+    assert (extractor.values.start, extractor.values_length) == (part.start, (30 + 9 * 9 * 4) * 5)
+
+
+def test_value_mixtures_must_be_positive(tmp_path: Path) -> None:
+    from tabletop_envs.training.train import main
+
+    args = ["--env", "irk_v0", "--policy", "cells", "--value-mixtures", "0", "--timesteps", "64"]
+    with pytest.raises(ValueError, match="value_mixtures must be at least 1, got 0"):
+        main([*args, "--out", str(tmp_path / "x")])

@@ -165,6 +165,38 @@ def test_zero_timesteps_means_imitation_only(tmp_path: Path) -> None:
         train(TrainConfig(imitate="greedy", imitate_rounds=0, out=str(tmp_path / "none")))
 
 
+def test_recording_workers_split_the_episodes_and_keep_the_single_process_seeds(
+    tmp_path: Path,
+) -> None:
+    _need_sb3()
+    from tabletop_envs.training.train import TrainConfig, _env_factory, _record_expert, main, train
+
+    config = TrainConfig(env="iris_v0", env_kwargs={"board_size": 3}, imitate="greedy", n_envs=2)
+    # worker 0 records exactly what one process always recorded
+    alone = _record_expert(config, 0, 3, False)
+    expert = make_agent("greedy", "iris_v0", config.seed + 55)
+    direct = collect_demonstrations(
+        _env_factory(config, rank=config.n_envs)(), expert, 3, epsilon=0.1, seed=config.seed + 7
+    )
+    assert np.array_equal(alone.observations, direct.observations)
+    assert np.array_equal(alone.actions, direct.actions)
+    # worker 1 plays other deals
+    other = _record_expert(config, 1, 3, False)
+    assert not np.array_equal(other.actions[:4], alone.actions[:4])
+    out = tmp_path / "workers"
+    args = [
+        "--env", "iris_v0", "--env-arg", "board_size=3", "--imitate", "greedy",
+        "--imitate-episodes", "5", "--imitate-workers", "2", "--imitate-epochs", "1",
+        "--timesteps", "0", "--net-arch", "16", "--eval-every", "0", "--final-eval-games", "2",
+        "--no-progress", "--out", str(out),
+    ]  # fmt: skip
+    assert main(args) == 0
+    imitation = json.loads((out / "results.json").read_text())["imitation"]
+    assert imitation["episodes"] == 5 and imitation["collect_workers"] == 2
+    with pytest.raises(ValueError, match="imitate_workers must be at least 1, got 0"):
+        train(TrainConfig(imitate="greedy", imitate_workers=0, out=str(tmp_path / "none")))
+
+
 def test_dagger_behaviour_plays_while_the_expert_labels() -> None:
     env = SingleAgentEnv("iris_v0", opponent=make_agent("random", "iris_v0", 0))
     player = Recorder(make_agent("random", "iris_v0", 5))

@@ -62,6 +62,10 @@ class SectionsCNN(BaseFeaturesExtractor):
     global max and mean pool of the map plus those features make the ``global_dim`` global
     features. The output is the global features followed by the flattened ``(channels, H, W)``
     map, for :class:`CellsPolicy`'s per-cell action head.
+
+    ``values_start`` / ``values_length``: a section of features per action (Irk's
+    ``action_values``: per action, the table value of each color after it), left out of the
+    other entries and appended to the output as it is, for the head to weigh.
     """
 
     def __init__(
@@ -73,11 +77,14 @@ class SectionsCNN(BaseFeaturesExtractor):
         layers: int = 3,
         rest_dim: int = 128,
         global_dim: int = 128,
+        values_start: int | None = None,
+        values_length: int = 0,
     ) -> None:
         if len(table_shape) != 3:
             raise ValueError(f"SectionsCNN needs (H, W, C) planes, got shape {table_shape}")
         h, w, c = (int(x) for x in table_shape)
-        super().__init__(observation_space, global_dim + channels * h * w)
+        values_length = int(values_length) if values_start is not None else 0
+        super().__init__(observation_space, global_dim + channels * h * w + values_length)
         self.table_shape = (h, w, c)
         self.channels = channels
         self.global_dim = global_dim
@@ -92,7 +99,16 @@ class SectionsCNN(BaseFeaturesExtractor):
         self.convs = nn.ModuleList(
             nn.Conv2d(c if i == 0 else channels, channels, 3, padding=1) for i in range(layers)
         )
-        rest = total - (self.table_end - self.table_start)
+        self.values = slice(0, 0)
+        if values_length:
+            self.values = slice(int(values_start), int(values_start) + values_length)
+            if not self.table_end <= self.values.start < self.values.stop <= total:
+                raise ValueError(
+                    f"values section {self.values.start}..{self.values.stop} must follow the "
+                    f"table and fit an observation of {total} entries"
+                )
+        self.values_length = values_length
+        rest = total - (self.table_end - self.table_start) - values_length
         self.rest = nn.Sequential(nn.Linear(rest, rest_dim), nn.ReLU()) if rest else None
         # the other sections (e.g. the tile being placed) shift every convolution's channels
         self.inject = nn.Linear(rest_dim, channels * layers) if rest else None
@@ -107,7 +123,11 @@ class SectionsCNN(BaseFeaturesExtractor):
         planes = x[:, self.table_start : self.table_end].reshape(-1, h, w, c).permute(0, 3, 1, 2)
         rest = None
         if self.rest is not None:
-            rest = self.rest(torch.cat([x[:, : self.table_start], x[:, self.table_end :]], dim=1))
+            end = self.values.start if self.values_length else None
+            others = [x[:, : self.table_start], x[:, self.table_end : end]]
+            if self.values_length:
+                others.append(x[:, self.values.stop :])
+            rest = self.rest(torch.cat(others, dim=1))
             shifts = self.inject(rest).reshape(x.shape[0], len(self.convs), -1, 1, 1)
         y = planes
         for i, conv in enumerate(self.convs):
@@ -117,7 +137,10 @@ class SectionsCNN(BaseFeaturesExtractor):
             y = torch.relu(y)
         y = y.flatten(2)
         parts = [y.amax(dim=2), y.mean(dim=2)] + ([] if rest is None else [rest])
-        return torch.cat([self.head(torch.cat(parts, dim=1)), y.flatten(1)], dim=1)
+        out = [self.head(torch.cat(parts, dim=1)), y.flatten(1)]
+        if self.values_length:
+            out.append(x[:, self.values])
+        return torch.cat(out, dim=1)
 
 
 #: Per cell action, the ``(row, col)`` offsets of the cells it covers (Irk: a tile's 3 squares).
@@ -136,6 +159,12 @@ class CellsHead(nn.Module):
     product of that cell's map column with a query vector computed from the global features
     for that action kind and position (e.g. "a green 3 lands here"): a placement is scored by
     every cell it covers, with queries that depend on what is being placed.
+
+    With ``values`` features per action (after the map in the features, ordered action id,
+    then feature: Irk's ``action_values``), each action's logit also adds the best of
+    ``mixtures`` weighted sums of its features, the weights computed from the global features
+    (for Irk: how much each color's table value is worth to me, under a few plans), one set of
+    weightings for the cell actions and one for the others.
     """
 
     def __init__(
@@ -145,6 +174,8 @@ class CellsHead(nn.Module):
         hw: tuple[int, int],
         n_actions: int,
         footprint: Footprint | None = None,
+        values: int = 0,
+        mixtures: int = 4,
     ):
         super().__init__()
         self.global_dim, self.channels, self.hw = global_dim, channels, hw
@@ -162,12 +193,21 @@ class CellsHead(nn.Module):
             self.covers = len(self.footprint[0])
             self.pad = max(abs(d) for cells in self.footprint for off in cells for d in off)
             self.query = nn.Linear(global_dim, self.per_cell * self.covers * channels)
+        self.values = int(values)
+        self.mixtures = int(mixtures)
+        self.weigh = self.weigh_other = None
+        if self.values:
+            if self.mixtures < 1:
+                raise ValueError(f"mixtures must be at least 1, got {mixtures}")
+            self.weigh = nn.Linear(global_dim, self.mixtures * self.values)
+            self.weigh_other = nn.Linear(global_dim, self.mixtures * self.values)
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
         """Return the logits of every action."""
         g = features[:, : self.global_dim]
         h, w = self.hw
-        y = features[:, self.global_dim :].reshape(-1, self.channels, h, w)
+        map_end = self.global_dim + self.channels * h * w
+        y = features[:, self.global_dim : map_end].reshape(-1, self.channels, h, w)
         cell = self.cell(y) + self.cell_bias(g)[:, :, None, None]
         if self.query is not None:
             q = self.query(g).reshape(-1, self.per_cell, self.covers, self.channels)
@@ -181,7 +221,17 @@ class CellsHead(nn.Module):
                     total = total + dots[:, o, k, p + dr : p + dr + h, p + dc : p + dc + w]
                 parts.append(total)
             cell = torch.stack(parts, dim=1)
-        return torch.cat([self.other(g), cell.permute(0, 2, 3, 1).flatten(1)], dim=1)
+        other = self.other(g)
+        if self.weigh is not None:
+            f, k = self.values, self.mixtures
+            split = map_end + self.n_other * f
+            vals = features[:, map_end:split].reshape(-1, self.n_other, f)
+            weights = self.weigh_other(g).reshape(-1, k, f)
+            other = other + torch.einsum("baf,bkf->bka", vals, weights).amax(dim=1)
+            vals = features[:, split:].reshape(-1, h, w, self.per_cell, f)
+            weights = self.weigh(g).reshape(-1, k, f)
+            cell = cell + torch.einsum("bhwof,bkf->bkohw", vals, weights).amax(dim=1)
+        return torch.cat([other, cell.permute(0, 2, 3, 1).flatten(1)], dim=1)
 
 
 def _check_footprint(footprint: Any, per_cell: int) -> Footprint:
@@ -199,15 +249,28 @@ class CellsPolicy(MaskableActorCriticPolicy):
     """A maskable policy over :class:`SectionsCNN` features with a per-cell action head.
 
     Use with ``net_arch=[]``; the value is an MLP (64 units) over the global features only.
-    ``footprint``: see :class:`CellsHead` (None: the 1x1 head alone).
+    ``footprint``: see :class:`CellsHead` (None: the 1x1 head alone). When the extractor passes
+    a values section through (``SectionsCNN(values_start=...)``), the head weighs it with
+    ``value_mixtures`` weightings (see :class:`CellsHead`).
     """
 
-    def __init__(self, *args: Any, footprint: Footprint | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        footprint: Footprint | None = None,
+        value_mixtures: int = 4,
+        **kwargs: Any,
+    ) -> None:
         self.footprint = footprint
+        self.value_mixtures = value_mixtures
         super().__init__(*args, **kwargs)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
-        return {**super()._get_constructor_parameters(), "footprint": self.footprint}
+        return {
+            **super()._get_constructor_parameters(),
+            "footprint": self.footprint,
+            "value_mixtures": self.value_mixtures,
+        }
 
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)
@@ -215,11 +278,24 @@ class CellsPolicy(MaskableActorCriticPolicy):
         if not isinstance(fx, SectionsCNN):
             raise TypeError("CellsPolicy needs the SectionsCNN features extractor")
         h, w, _ = fx.table_shape
+        n_actions = int(self.action_space.n)
+        if fx.values_length % n_actions:
+            raise ValueError(
+                f"the values section ({fx.values_length} entries) must hold the same number of "
+                f"features for each of the {n_actions} actions"
+            )
         self.action_net = CellsHead(
-            fx.global_dim, fx.channels, (h, w), int(self.action_space.n), self.footprint
+            fx.global_dim,
+            fx.channels,
+            (h, w),
+            n_actions,
+            self.footprint,
+            values=fx.values_length // n_actions,
+            mixtures=self.value_mixtures,
         )
         head = self.action_net
-        for layer in (head.other, head.cell, head.cell_bias, head.query):
+        layers = (head.other, head.cell, head.cell_bias, head.query, head.weigh, head.weigh_other)
+        for layer in layers:
             if layer is not None:
                 self.init_weights(layer, gain=0.01)
         self.value_net = _GlobalValue(fx.global_dim)

@@ -156,6 +156,8 @@ class TrainConfig:
     cnn_channels: int = 32
     cnn_layers: int = 3
     footprint_head: bool = False  # cells policy: score placements by every cell they cover
+    value_mixtures: int = 4  # cells policy, with a game's per-action values section (Irk's
+    # action_values): weightings of those values the head takes the best of
     net_arch: tuple[int, ...] = (256, 256)
     n_steps: int = 512
     batch_size: int = 256
@@ -175,6 +177,7 @@ class TrainConfig:
     imitate_rounds: int = 1  # >1: DAgger, later rounds played by the cloned policy itself
     imitate_epochs: int = 10
     imitate_epsilon: float = 0.1  # share of random moves while recording (labels stay expert's)
+    imitate_workers: int = 1  # processes recording the expert's episodes (first round)
     imitate_lr: float = 1e-3
     imitate_temperature: float | None = None  # soft targets: softmax(expert score / T)
     eval_deterministic: bool = True  # evaluate the policy's most likely action (SB3's default)
@@ -222,6 +225,26 @@ def planes_section(env_name: str, env_kwargs: dict[str, Any] | None = None) -> t
     return int(part.start), (t, t, (part.stop - part.start) // (t * t))
 
 
+def action_values_section(
+    env_name: str, env_kwargs: dict[str, Any] | None = None
+) -> tuple[int, int] | None:
+    """Return ``(start, length)`` of the game's per-cell-action values section, or None.
+
+    A game names that section in ``action_values_section`` (Irk: ``"action_values"``, present
+    with the game argument ``action_values=True``); None when this configuration has none.
+    """
+    game_class = env_spec(env_name).load_game()
+    name = getattr(game_class, "action_values_section", None)
+    if name is None:
+        return None
+    game = game_class(game_class.params_class(**(env_kwargs or {})), 0)
+    layout = getattr(game, "layout", None)
+    if layout is None or name not in layout.start:
+        return None
+    part = layout.slice(name)
+    return int(part.start), int(part.stop - part.start)
+
+
 def cell_footprint(env_name: str) -> Any:
     """Return the game's ``cell_action_footprint`` (the cells each per-cell action covers).
 
@@ -257,6 +280,10 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
             f"imitation needs at least 1 round of at least 1 episode, got "
             f"{config.imitate_rounds} rounds of {config.imitate_episodes}"
         )
+    if config.imitate_workers < 1:
+        raise ValueError(f"imitate_workers must be at least 1, got {config.imitate_workers}")
+    if config.value_mixtures < 1:
+        raise ValueError(f"value_mixtures must be at least 1, got {config.value_mixtures}")
     if config.footprint_head and config.policy != "cells":
         raise ValueError(f"footprint_head needs policy 'cells', got {config.policy!r}")
     if config.threads:
@@ -297,6 +324,11 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
         }
         if config.footprint_head:
             policy_kwargs["footprint"] = cell_footprint(config.env)
+        values = action_values_section(config.env, config.env_kwargs)
+        if values is not None:
+            kwargs = policy_kwargs["features_extractor_kwargs"]
+            kwargs["values_start"], kwargs["values_length"] = values
+            policy_kwargs["value_mixtures"] = config.value_mixtures
     elif config.policy != "mlp":
         raise ValueError(f"policy must be 'mlp', 'cnn' or 'cells', got {config.policy!r}")
     model = MaskablePPO(
@@ -412,23 +444,43 @@ def _imitate(config: TrainConfig, model: Any, log: Callable[[str], None]) -> dic
     """Behaviour-clone ``config.imitate`` into ``model.policy`` (see :mod:`.imitation`)."""
     from tabletop_envs.training.imitation import collect_demonstrations, pretrain_policy
 
-    env = _env_factory(config, rank=config.n_envs)()
-    expert = _single(config.imitate, config.env, config.seed + 55)
     data = None
     rounds = []
+    record_seconds = 0.0
+    scores = config.imitate_temperature is not None
     for k in range(config.imitate_rounds):
-        # round 0: the expert plays; later rounds: the policy cloned so far (sampling)
-        behaviour = None if k == 0 else PolicyAgent(model.policy, name=f"clone@{k}")
-        more = collect_demonstrations(
-            env,
-            expert,
-            config.imitate_episodes,
-            behaviour=behaviour,
-            epsilon=config.imitate_epsilon,
-            gamma=config.gamma,
-            seed=config.seed + 7 + k,
-            scores=config.imitate_temperature is not None,
-        )
+        start = time.perf_counter()
+        if k == 0:
+            # the expert plays: its episodes are split between the recording processes
+            share, extra = divmod(config.imitate_episodes, config.imitate_workers)
+            jobs = [(config, w, share + (w < extra), scores) for w in range(config.imitate_workers)]
+            jobs = [job for job in jobs if job[2]]
+            if len(jobs) == 1:
+                parts = [_record_expert(*jobs[0])]
+            else:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
+                # spawn: the workers must not inherit the parent's torch thread pools
+                spawn = multiprocessing.get_context("spawn")
+                with ProcessPoolExecutor(len(jobs), mp_context=spawn) as pool:
+                    parts = list(pool.map(_record_expert, *zip(*jobs, strict=True)))
+            more = parts[0]
+            for part in parts[1:]:
+                more = more + part
+        else:
+            # later rounds: the policy cloned so far plays (sampling), the expert labels
+            more = collect_demonstrations(
+                _env_factory(config, rank=config.n_envs)(),
+                _single(config.imitate, config.env, config.seed + 55),
+                config.imitate_episodes,
+                behaviour=PolicyAgent(model.policy, name=f"clone@{k}"),
+                epsilon=config.imitate_epsilon,
+                gamma=config.gamma,
+                seed=config.seed + 7 + k,
+                scores=scores,
+            )
+        record_seconds += time.perf_counter() - start
         data = more if data is None else data + more
         stats = pretrain_policy(
             model.policy,
@@ -445,7 +497,8 @@ def _imitate(config: TrainConfig, model: Any, log: Callable[[str], None]) -> dic
                 f"imitation round {k + 1}: {len(data)} steps, agreement "
                 f"{stats['train_agreement']:.3f} (train)"
             )
-    stats = dict(stats, rounds=rounds, collect_seconds=data.seconds)
+    stats = dict(stats, rounds=rounds, collect_seconds=record_seconds)
+    stats["collect_workers"] = config.imitate_workers
     stats["fit_seconds"] = sum(r["fit_seconds"] for r in rounds)
     stats["expert"] = config.imitate
     agree = stats["validation_agreement"]
@@ -456,6 +509,26 @@ def _imitate(config: TrainConfig, model: Any, log: Callable[[str], None]) -> dic
         + ("" if agree is None else f", {agree:.3f} (held out)")
     )
     return stats
+
+
+def _record_expert(config: TrainConfig, worker: int, episodes: int, scores: bool) -> Any:
+    """Record ``episodes`` of ``config.imitate`` playing in the learner's seat (one process).
+
+    Worker 0 uses the seeds a single process always used; worker ``w`` gets its own env rank,
+    expert seed and deal seeds (offset by ``1000 * w``).
+    """
+    from tabletop_envs.training.imitation import collect_demonstrations
+
+    offset = 1000 * worker
+    return collect_demonstrations(
+        _env_factory(config, rank=config.n_envs + worker)(),
+        _single(config.imitate, config.env, config.seed + 55 + offset),
+        episodes,
+        epsilon=config.imitate_epsilon,
+        gamma=config.gamma,
+        seed=config.seed + 7 + offset,
+        scores=scores,
+    )
 
 
 def _print(text: str) -> None:
@@ -547,6 +620,14 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="with --policy cells: a placement's logit also reads every cell it covers, with "
         "queries from what is being placed (games that declare a cell_action_footprint: Irk)",
     )
+    p.add_argument(
+        "--value-mixtures",
+        type=int,
+        default=d.value_mixtures,
+        help="with --policy cells and a game's per-placement values (Irk: --env-arg "
+        "action_values=true): the head scores a placement by the best of this many learned "
+        "weightings of its values",
+    )
     p.add_argument("--net-arch", default=",".join(map(str, d.net_arch)), help="e.g. 256,256")
     p.add_argument("--n-steps", type=int, default=d.n_steps, help="rollout steps per env")
     p.add_argument("--batch-size", type=int, default=d.batch_size)
@@ -588,6 +669,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         type=float,
         default=d.imitate_epsilon,
         help="share of random moves while recording the expert (default %(default)s)",
+    )
+    p.add_argument(
+        "--imitate-workers",
+        type=int,
+        default=d.imitate_workers,
+        help="processes recording the expert's episodes (first round; default %(default)s)",
     )
     p.add_argument("--imitate-lr", type=float, default=d.imitate_lr)
     p.add_argument(
@@ -642,6 +729,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         cnn_channels=args.cnn_channels,
         cnn_layers=args.cnn_layers,
         footprint_head=args.footprint_head,
+        value_mixtures=args.value_mixtures,
         net_arch=tuple(int(x) for x in args.net_arch.split(",") if x),
         n_steps=args.n_steps,
         batch_size=args.batch_size,
@@ -661,6 +749,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         imitate_rounds=args.imitate_rounds,
         imitate_epochs=args.imitate_epochs,
         imitate_epsilon=args.imitate_epsilon,
+        imitate_workers=args.imitate_workers,
         imitate_lr=args.imitate_lr,
         imitate_temperature=args.imitate_temperature,
         eval_deterministic=args.eval_deterministic,

@@ -63,6 +63,23 @@ def test_planner_scores_equal_the_games_scoring_with_the_next_bet(n, monkeypatch
     assert checked["place"] > 100 and checked["choose"] > 10
 
 
+def test_planner_scores_the_bets_without_a_plan_as_greedy_does():
+    """The first bet and the last (one tile left, nothing after it): greedy's bet scores."""
+    greedy = get_heuristic("irk")
+    game = IrkState.new(seed=3, num_players=3)
+    rng = np.random.default_rng(3)
+    rounds = set()
+    while not game.is_terminal:
+        seat = game.current_player
+        if game.phase == CHOOSE and game.round in (0, 6):
+            actions = game.legal_actions()
+            want = greedy(game, seat, actions, np.random.default_rng(0))
+            assert plan_scores(game, seat, actions, np.random.default_rng(0)) == want
+            rounds.add(game.round)
+        game.apply(random_action(game, rng))
+    assert rounds == {0, 6}
+
+
 @pytest.mark.parametrize("params", IRK_CASES, ids=lambda p: str(p) or "default")
 def test_planner_plays_only_legal_actions_and_leaves_the_state(params):
     game = IrkState.new(seed=4, **params)

@@ -239,7 +239,9 @@ def plan_scores(
             values = ev.placed_values(tile, a - d)
             out.append(max(ev.future_margin(values, f) for f in futures))
         return out
-    if r == 0:  # the first bet: what greedy does (planning it measured no better)
+    if r in (0, 6):
+        # the first bet: what greedy does (planning it measured no better); the last bet has
+        # one tile left and nothing after it: greedy's score
         return [ev.bet(a) for a in actions]
     out = []
     for x in actions:

@@ -22,11 +22,14 @@ import numpy as np
 from tabletop_envs.games.irk.deck import (
     COLORS,
     EMPTY,
-    GRAY,
-    SQUARE_COLOR,
 )
 from tabletop_envs.games.irk.rules import CHOOSE, ROUND_KINDS, IrkState
-from tabletop_envs.games.irk.scoring import cell_table_values, majority_points, pile_counts
+from tabletop_envs.games.irk.scoring import (
+    TableAfter,
+    cell_table_values,
+    majority_points,
+    pile_counts,
+)
 
 NUM_COLORS = len(COLORS)
 #: Placements per hand tile tried when choosing the tile of a table round (a random sample).
@@ -59,20 +62,13 @@ class _Evaluator:
         self.values = cell_table_values(self.cells, self.shape)
         # colors whose table value matters to the margin at the current piles: a color's
         # margin is a * V + b * floor(V / 2), so zero at V = 60 and 61 means zero for every V
-        self.live: list[int] = []
-        self._widen_live(self.counts, self.stars)
+        self.live = [
+            c
+            for c in range(NUM_COLORS)
+            if any(self._margin_of(c, v, self.counts, self.stars) for v in (60, 61))
+        ]
         self._cache: dict[tuple[int, int], float] = {}
-
-    def _widen_live(self, counts: list[list[int]], stars: list[list[int]]) -> None:
-        """Add the colors whose table value matters to the margin at these piles to ``live``."""
-        self.live = sorted(
-            set(self.live)
-            | {
-                c
-                for c in range(NUM_COLORS)
-                if any(self._margin_of(c, v, counts, stars) for v in (60, 61))
-            }
-        )
+        self._after: TableAfter | None = None
 
     def _margin_of(
         self, color: int, value: int, counts: list[list[int]], stars: list[list[int]]
@@ -109,27 +105,10 @@ class _Evaluator:
 
     def placed_values(self, tile: int, placement: int) -> list[int]:
         """Return the table value of each color after laying ``tile`` at ``placement``."""
-        codes = self.game.tiles[tile]
-        footprint = self.game.tables.cells[placement]
-        cells = dict(self.cells)
-        touched = set()
-        for k in range(3):
-            cell = int(footprint[k])
-            old = cells.get(cell, EMPTY)
-            if old != EMPTY:
-                touched.add(SQUARE_COLOR[old])
-            cells[cell] = codes[k]
-            touched.add(SQUARE_COLOR[codes[k]])
-        # a gray square joins groups of every color: laying one may join them, covering one
-        # may split them; other colors' groups are unchanged
-        colors = (
-            self.live if SQUARE_COLOR[GRAY] in touched else [c for c in self.live if c in touched]
-        )
-        values = self.values.copy()
-        changed = cell_table_values(cells, self.shape, colors)
-        for c in colors:
-            values[c] = changed[c]
-        return values
+        after = self._after
+        if after is None:
+            after = self._after = TableAfter(self.cells, self.shape)
+        return after.values(self.game.tiles[tile], self.game.tables.cells[placement].tolist())
 
     def future_margin(self, values: list[int], future: _Future) -> float:
         """Return :meth:`margin` at ``future``'s piles (cached per color and value)."""
@@ -145,14 +124,8 @@ class _Evaluator:
         return total
 
     def future(self, bets: list[int]) -> _Future:
-        """Return the piles with ``bets`` added to the own score pile, for :meth:`future_margin`.
-
-        The colors that matter at those piles join ``live``, so that :meth:`placed_values`
-        re-values them too.
-        """
-        future = _Future(*self.piles_with(bets))
-        self._widen_live(future.counts, future.stars)
-        return future
+        """Return the piles with ``bets`` added to the own score pile, for :meth:`future_margin`."""
+        return _Future(*self.piles_with(bets))
 
     def piles_with(self, bets: list[int]) -> tuple[list[list[int]], list[list[int]]]:
         """Return every seat's (counts, stars) with ``bets`` added to the own score pile."""

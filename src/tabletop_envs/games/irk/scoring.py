@@ -105,43 +105,48 @@ class TableAfter:
 
     Built once per table from its occupied cells (as for :func:`cell_table_values`); then
     :meth:`values` answers for any tile and footprint, exactly as :func:`cell_table_values` of
-    the table after the placement would. While no square of a color's groups is covered by one
-    that leaves them, a placement only joins and re-values groups: each run of the tile's
-    squares that joins the color is worth its squares plus the distinct groups it touches (the
-    old squares it covers taken out), and ``V(c)`` is the best of those and of the untouched
-    groups. A covered square that leaves its group may split it: that color is flood-filled
-    again.
+    the table after the placement would. Only the groups the tile lies on or touches can change;
+    the others keep their values. While no square of a color's groups is covered by one that
+    leaves them, a placement only joins and re-values groups: each run of the tile's squares
+    that joins the color is worth its squares plus the distinct groups it touches (the old
+    squares it covers taken out). A covered square that leaves its group may split it: the
+    cells of the groups involved are flood-filled again.
     """
 
     def __init__(self, cells: Mapping[int, int], shape: tuple[int, int]) -> None:
         self.cells = dict(cells)
         self.shape = shape
         self.neighbors = square_neighbors(*shape)
-        # per color: member cell -> its group (id = smallest cell, value); groups by value
+        # per color: member cell -> its group (id = smallest cell, value); groups by value;
+        # each group's cells
         self.group: list[dict[int, tuple[int, int]]] = []
         self.ranked: list[list[tuple[int, int]]] = []
+        self.members: list[dict[tuple[int, int], list[int]]] = []
         for color in range(len(COLORS)):
             joins = _JOINS[color]
             members = [cell for cell, code in self.cells.items() if joins[code]]
             ids: dict[int, tuple[int, int]] = {}
-            ranked = []
+            of: dict[tuple[int, int], list[int]] = {}
             for component in connected_components(members, self.neighbors):
                 key = (component[0], sum(SQUARE_VALUE[self.cells[c]] for c in component))
-                ranked.append(key)
+                of[key] = component
                 for cell in component:
                     ids[cell] = key
-            ranked.sort(key=lambda key: -key[1])
             self.group.append(ids)
-            self.ranked.append(ranked)
+            self.ranked.append(sorted(of, key=lambda key: -key[1]))
+            self.members.append(of)
         self.before = [r[0][1] if r else 0 for r in self.ranked]
+        # per occupied cell: its group in each color (None where it is not a member)
+        self.keys = {cell: [g.get(cell) for g in self.group] for cell in self.cells}
 
     def values(self, codes: Sequence[int], footprint: Sequence[int]) -> list[int]:
         """Return ``V(c)`` per color after laying squares ``codes`` on cells ``footprint``."""
         cells = self.cells
         olds = [cells.get(cell, EMPTY) for cell in footprint]
-        neighbors = self.neighbors
+        keys = self.keys
+        # per square: the groups (one per color) of each occupied cell next to it
+        near = [[keys[nxt] for nxt in self.neighbors[cell] if nxt in keys] for cell in footprint]
         out = list(self.before)
-        split = []
         for color in range(len(COLORS)):
             joins = _JOINS[color]
             group = self.group[color]
@@ -149,45 +154,63 @@ class TableAfter:
             # with its value and the old groups it touches or lies on
             runs: list[tuple[list[int], set[tuple[int, int]]]] = []
             current = None
-            leaves = False
+            left: set[tuple[int, int]] = set()  # groups a covered square leaves
             for k in range(3):
                 code, old = codes[k], olds[k]
+                cell = footprint[k]
                 if not joins[code]:
                     current = None
-                    leaves = leaves or joins[old]  # EMPTY joins nothing
+                    if joins[old]:  # EMPTY joins nothing
+                        left.add(group[cell])
                     continue
                 if current is None:
                     current = ([0], set())
                     runs.append(current)
-                cell = footprint[k]
                 current[0][0] += SQUARE_VALUE[code]
                 if joins[old]:  # still a member: its group stays joined to it
                     current[0][0] -= SQUARE_VALUE[old]
                     current[1].add(group[cell])
-                for nxt in neighbors[cell]:
-                    hit = group.get(nxt)
+                for around in near[k]:
+                    hit = around[color]
                     if hit is not None:
                         current[1].add(hit)
-            if leaves:
-                split.append(color)
+            if not runs and not left:
                 continue
-            if not runs:
-                continue
-            if len(runs) == 2 and runs[0][1] & runs[1][1]:  # both ends join one old group
-                runs = [([runs[0][0][0] + runs[1][0][0]], runs[0][1] | runs[1][1])]
-            touched = set().union(*(t for _, t in runs))
+            touched = left.union(*(t for _, t in runs))
             best = next((key[1] for key in self.ranked[color] if key not in touched), 0)
-            for value, joined in runs:
-                best = max(best, value[0] + sum(v for _, v in joined))
+            if left:
+                best = max(best, self._refill(color, codes, footprint, touched))
+            else:
+                if len(runs) == 2 and runs[0][1] & runs[1][1]:  # both ends join one group
+                    runs = [([runs[0][0][0] + runs[1][0][0]], runs[0][1] | runs[1][1])]
+                for value, joined in runs:
+                    best = max(best, value[0] + sum(v for _, v in joined))
             out[color] = best
-        if split:
-            after = dict(cells)
-            for k in range(3):
-                after[footprint[k]] = codes[k]
-            changed = cell_table_values(after, self.shape, split)
-            for color in split:
-                out[color] = changed[color]
         return out
+
+    def _refill(
+        self,
+        color: int,
+        codes: Sequence[int],
+        footprint: Sequence[int],
+        touched: set[tuple[int, int]],
+    ) -> int:
+        """Return the best group value of ``color`` among the touched groups' cells and the
+        tile's squares, after the placement (a flood fill of that region only: groups are
+        maximal, so no other member borders it)."""
+        joins = _JOINS[color]
+        value: dict[int, int] = {}
+        for key in touched:
+            for cell in self.members[color][key]:
+                value[cell] = SQUARE_VALUE[self.cells[cell]]
+        for k in range(3):
+            cell = footprint[k]
+            if joins[codes[k]]:
+                value[cell] = SQUARE_VALUE[codes[k]]
+            else:
+                value.pop(cell, None)
+        groups = group_scores(value, self.neighbors, value.__getitem__)
+        return int(groups[0]) if groups else 0
 
 
 def pile_counts(pile: Sequence[Any]) -> tuple[list[int], list[int]]:

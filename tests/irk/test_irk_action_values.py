@@ -20,11 +20,9 @@ def occupied(game: IrkState) -> dict[int, int]:
     return {int(c): int(visible[c]) for c in np.flatnonzero(visible != EMPTY)}
 
 
-def values_section(game: IrkState, seat: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return the section's choose part ``(D, 5, 5)`` and place part ``(placements, 5)``."""
-    k, d = len(COLORS), game.deck_size
-    section = game.layout.split(game.observation(seat))["action_values"]
-    return section[: d * k * k].reshape(d, k, k), section[d * k * k :].reshape(-1, k)
+def values_section(game: IrkState, seat: int) -> np.ndarray:
+    """Return the section as one row per action id, one column per color."""
+    return game.layout.split(game.observation(seat))["action_values"].reshape(-1, len(COLORS))
 
 
 def values_after(game: IrkState, action: int) -> list[int]:
@@ -85,21 +83,18 @@ def test_action_values_of_placements():
     for game in random_states(7, num_players=3, table_size=t, action_values=True):
         if game.phase != PLACE:
             continue
-        choose, section = values_section(game, 0)
-        assert not choose.any()
+        section = values_section(game, 0)
         for seat in range(1, 3):  # public: the same for every seat
-            assert np.array_equal(values_section(game, seat)[1], section)
-        legal = np.flatnonzero(game.legal_mask()) - game.deck_size
+            assert np.array_equal(values_section(game, seat), section)
+        legal = np.flatnonzero(game.legal_mask())
         assert set(np.flatnonzero(section.any(axis=1))) <= set(legal.tolist())
-        for placement in legal.tolist():
-            assert section[placement].tolist() == values_after(game, game.deck_size + placement)
+        for action in legal.tolist():
+            assert section[action].tolist() == values_after(game, action)
         seen += 1
     assert seen >= 6
 
 
 def test_action_values_of_the_tiles_of_my_hand_in_a_table_round():
-    """Per tile of my hand and color c: the values after the placement best for c (ties: the
-    highest total, then the first placement), by a flood fill of every placement."""
     t = 11
     seen = {"table": 0, "bet": 0}
     for game in random_states(8, num_players=2, table_size=t, action_values=True):
@@ -107,24 +102,20 @@ def test_action_values_of_the_tiles_of_my_hand_in_a_table_round():
             continue
         kind = game.round_kind
         for seat in range(2):
-            choose, place = values_section(game, seat)
-            assert not place.any()  # no tile is being placed
+            section = values_section(game, seat)
+            assert not section[game.deck_size :].any()  # no tile is being placed
             if kind == "bet":
-                assert not choose.any()
+                assert not section.any()
                 continue
             for tile in range(game.deck_size):
-                want = np.zeros((len(COLORS), len(COLORS)), dtype=int)
+                want = [0] * len(COLORS)
                 if tile in game.hands[seat]:  # only my own hand: the others' are hidden
-                    outcomes = []
                     for placement in game.placements_of(tile).tolist():
                         grid = game.visible_grid().ravel()
                         grid[game.tables.cells[placement]] = game.tiles[tile]
-                        outcomes.append(table_values(grid.reshape(t, t)))
-                    for c in range(len(COLORS)):
-                        if outcomes:
-                            best = max(outcomes, key=lambda v, c=c: (v[c], sum(v)))
-                            want[c] = best  # max() keeps the first of equal keys
-                assert choose[tile].tolist() == want.tolist(), (tile, game.round)
+                        laid = table_values(grid.reshape(t, t))
+                        want = np.maximum(want, laid).tolist()
+                assert section[tile].tolist() == want
         seen[kind] += 1
     assert seen["table"] >= 4 and seen["bet"] >= 3
 
@@ -159,13 +150,13 @@ def test_action_values_layout_spec_and_bounds():
     t, n, d = 9, 2, 30
     layout = observation_layout(t, n, d, action_values=True)
     plain = observation_layout(t, n, d)
-    assert layout.size == plain.size + (d * 5 + t * t * 4) * len(COLORS)
+    assert layout.size == plain.size + (d + t * t * 4) * len(COLORS)
     assert layout.slice("action_values") == slice(plain.size, layout.size)
     assert layout.names[plain.size : plain.size + 6] == (
-        *(f"action_values[#0].best_green.{c}" for c in COLORS),
-        "action_values[#0].best_red.green",
+        *(f"action_values[#0].{c}" for c in COLORS),
+        "action_values[#1].green",
     )
-    assert layout.names[plain.size + d * 25] == "action_values[0,0,0].green"
+    assert layout.names[plain.size + d * 5] == "action_values[0,0,0].green"
     game = IrkState.new(seed=0, num_players=n, table_size=t, action_values=True)
     assert game.spec.observation_shape == (layout.size,)
     assert game.spec.observation_high == 18

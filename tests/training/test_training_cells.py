@@ -146,11 +146,11 @@ def test_footprint_head_needs_cells_and_a_game_that_declares_it(
 def test_values_head_adds_the_best_weighting_of_each_actions_values() -> None:
     from tabletop_envs.training.cnn import CellsHead
 
-    t, d, channels, g, f, k, n = 4, 3, 2, 5, 5, 3, 2
+    t, d, channels, g, f, k = 4, 3, 2, 5, 5, 3
     n_actions = d + t * t * 4
-    head = CellsHead(g, channels, (t, t), n_actions, values=f, mixtures=k, candidates=n)
+    head = CellsHead(g, channels, (t, t), n_actions, values=f, mixtures=k)
     torch.manual_seed(1)
-    features = torch.randn(2, g + channels * t * t + (d * n + t * t * 4) * f)
+    features = torch.randn(2, g + channels * t * t + n_actions * f)
     logits = head(features).detach()
     with torch.no_grad():
         plain = features[:, g : g + channels * t * t].reshape(2, channels, t, t)
@@ -158,20 +158,16 @@ def test_values_head_adds_the_best_weighting_of_each_actions_values() -> None:
         other = head.other(features[:, :g])
         cell_weights = head.weigh(features[:, :g]).reshape(2, k, f)
         other_weights = head.weigh_other(features[:, :g]).reshape(2, k, f)
-    start = g + channels * t * t
-    outcomes = features[:, start : start + d * n * f].reshape(2, d, n, f)
-    values = features[:, start + d * n * f :].reshape(2, t * t * 4, f)
+    values = features[:, g + channels * t * t :].reshape(2, n_actions, f)
     for b in range(2):
-        for a in range(d):  # the choose actions: their own weightings, over n outcomes each
-            best = max(
-                float(other_weights[b, m] @ outcomes[b, a, j]) for m in range(k) for j in range(n)
-            )
+        for a in range(d):  # the choose actions: their own weightings
+            best = max(float(other_weights[b, m] @ values[b, a]) for m in range(k))
             assert float(logits[b, a]) == pytest.approx(float(other[b, a]) + best, abs=1e-5)
         for r in range(t):
             for c in range(t):
                 for o in range(4):
                     a = d + (r * t + c) * 4 + o
-                    best = max(float(cell_weights[b, m] @ values[b, a - d]) for m in range(k))
+                    best = max(float(cell_weights[b, m] @ values[b, a]) for m in range(k))
                     got = float(logits[b, a])
                     assert got == pytest.approx(float(base[b, o, r, c]) + best, abs=1e-5)
 
@@ -181,11 +177,10 @@ def test_cells_policy_reads_irk_action_values_then_reloads(tmp_path: Path) -> No
     from tabletop_envs.training.train import action_values_section, main
 
     kwargs = {"table_size": 9, "action_values": True}
-    length = (30 * 5 + 9 * 9 * 4) * 5  # 5 outcomes per tile, one per placement; 5 colors each
     game_class = env_spec("irk_v0").load_game()
     layout = game_class(game_class.params_class(**kwargs), 0).layout
     part = layout.slice("action_values")
-    assert action_values_section("irk_v0", kwargs) == (part.start, length)
+    assert action_values_section("irk_v0", kwargs) == (part.start, (30 + 9 * 9 * 4) * 5)
     assert action_values_section("irk_v0", {"table_size": 9}) is None
     assert action_values_section("iris_v0") is None
     out = tmp_path / "values"
@@ -201,12 +196,9 @@ def test_cells_policy_reads_irk_action_values_then_reloads(tmp_path: Path) -> No
     assert json.loads((out / "results.json").read_text())["config"]["value_mixtures"] == 2
     agent = make_agent(f"sb3:{out / 'model.zip'}", "irk_v0")
     head = agent.model.policy.action_net
-    assert (head.values, head.mixtures, head.candidates) == (5, 2, 5)  # rebuilt from the zip
+    assert (head.values, head.mixtures) == (5, 2)  # rebuilt from the zip
     extractor = agent.model.policy.features_extractor
-    assert (extractor.values.start, extractor.values_length) == (
-        part.start,
-        (30 * 5 + 9 * 9 * 4) * 5,
-    )
+    assert (extractor.values.start, extractor.values_length) == (part.start, (30 + 9 * 9 * 4) * 5)
 
 
 def test_value_mixtures_must_be_positive(tmp_path: Path) -> None:
@@ -215,22 +207,3 @@ def test_value_mixtures_must_be_positive(tmp_path: Path) -> None:
     args = ["--env", "irk_v0", "--policy", "cells", "--value-mixtures", "0", "--timesteps", "64"]
     with pytest.raises(ValueError, match="value_mixtures must be at least 1, got 0"):
         main([*args, "--out", str(tmp_path / "x")])
-
-
-def test_cells_policy_refuses_a_values_section_that_does_not_fit() -> None:
-    from sb3_contrib import MaskablePPO
-
-    from tabletop_envs.training import SingleAgentEnv
-    from tabletop_envs.training.cnn import CellsPolicy, SectionsCNN
-    from tabletop_envs.training.train import action_values_section
-
-    kwargs = {"table_size": 7, "action_values": True}
-    env = SingleAgentEnv("irk_v0", env_kwargs=kwargs)
-    table_start, table_shape = planes_section("irk_v0", kwargs)
-    start, length = action_values_section("irk_v0", kwargs)
-    extractor = {"table_start": table_start, "table_shape": table_shape, "channels": 2}
-    extractor |= {"layers": 1, "values_start": start, "values_length": length}
-    policy_kwargs = {"net_arch": [], "features_extractor_class": SectionsCNN}
-    policy_kwargs |= {"features_extractor_kwargs": extractor, "value_features": 7}
-    with pytest.raises(ValueError, match="must hold 7 values for each of the 196 cell actions"):
-        MaskablePPO(CellsPolicy, env, policy_kwargs=policy_kwargs, n_steps=8, device="cpu")

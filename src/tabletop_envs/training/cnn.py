@@ -64,8 +64,8 @@ class SectionsCNN(BaseFeaturesExtractor):
     map, for :class:`CellsPolicy`'s per-cell action head.
 
     ``values_start`` / ``values_length``: a section of features per action (Irk's
-    ``action_values``: table values after each action), left out of the other entries and
-    appended to the output as it is, for the head to weigh.
+    ``action_values``: per action, the table value of each color after it), left out of the
+    other entries and appended to the output as it is, for the head to weigh.
     """
 
     def __init__(
@@ -160,14 +160,11 @@ class CellsHead(nn.Module):
     for that action kind and position (e.g. "a green 3 lands here"): a placement is scored by
     every cell it covers, with queries that depend on what is being placed.
 
-    With ``values`` features per candidate outcome of an action (after the map in the
-    features: for each other action ``candidates`` outcomes, then for each cell action one, in
-    action id order; Irk's ``action_values``: the table values after a placement, and for a
-    tile to choose, after each of its best placements), each action's logit also adds the best,
-    over its outcomes and ``mixtures`` weightings, of the weighted sum of an outcome's values;
-    the weights are computed from the global features (for Irk: how much each color's table
-    value is worth to me, under a few plans), one set for the cell actions and one for the
-    others.
+    With ``values`` features per action (after the map in the features, ordered action id,
+    then feature: Irk's ``action_values``), each action's logit also adds the best of
+    ``mixtures`` weighted sums of its features, the weights computed from the global features
+    (for Irk: how much each color's table value is worth to me, under a few plans), one set of
+    weightings for the cell actions and one for the others.
     """
 
     def __init__(
@@ -179,7 +176,6 @@ class CellsHead(nn.Module):
         footprint: Footprint | None = None,
         values: int = 0,
         mixtures: int = 4,
-        candidates: int = 1,
     ):
         super().__init__()
         self.global_dim, self.channels, self.hw = global_dim, channels, hw
@@ -199,7 +195,6 @@ class CellsHead(nn.Module):
             self.query = nn.Linear(global_dim, self.per_cell * self.covers * channels)
         self.values = int(values)
         self.mixtures = int(mixtures)
-        self.candidates = int(candidates)
         self.weigh = self.weigh_other = None
         if self.values:
             if self.mixtures < 1:
@@ -229,10 +224,10 @@ class CellsHead(nn.Module):
         other = self.other(g)
         if self.weigh is not None:
             f, k = self.values, self.mixtures
-            split = map_end + self.n_other * self.candidates * f
-            vals = features[:, map_end:split].reshape(-1, self.n_other, self.candidates, f)
+            split = map_end + self.n_other * f
+            vals = features[:, map_end:split].reshape(-1, self.n_other, f)
             weights = self.weigh_other(g).reshape(-1, k, f)
-            other = other + torch.einsum("bacf,bkf->bkac", vals, weights).amax(dim=(1, 3))
+            other = other + torch.einsum("baf,bkf->bka", vals, weights).amax(dim=1)
             vals = features[:, split:].reshape(-1, h, w, self.per_cell, f)
             weights = self.weigh(g).reshape(-1, k, f)
             cell = cell + torch.einsum("bhwof,bkf->bkohw", vals, weights).amax(dim=1)
@@ -256,9 +251,7 @@ class CellsPolicy(MaskableActorCriticPolicy):
     Use with ``net_arch=[]``; the value is an MLP (64 units) over the global features only.
     ``footprint``: see :class:`CellsHead` (None: the 1x1 head alone). When the extractor passes
     a values section through (``SectionsCNN(values_start=...)``), the head weighs it with
-    ``value_mixtures`` weightings (see :class:`CellsHead`); ``value_features`` is the number
-    of values of one outcome (Irk: 5 colors); the number of outcomes per other action follows
-    from the section's length.
+    ``value_mixtures`` weightings (see :class:`CellsHead`).
     """
 
     def __init__(
@@ -266,12 +259,10 @@ class CellsPolicy(MaskableActorCriticPolicy):
         *args: Any,
         footprint: Footprint | None = None,
         value_mixtures: int = 4,
-        value_features: int = 1,
         **kwargs: Any,
     ) -> None:
         self.footprint = footprint
         self.value_mixtures = value_mixtures
-        self.value_features = value_features
         super().__init__(*args, **kwargs)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
@@ -279,7 +270,6 @@ class CellsPolicy(MaskableActorCriticPolicy):
             **super()._get_constructor_parameters(),
             "footprint": self.footprint,
             "value_mixtures": self.value_mixtures,
-            "value_features": self.value_features,
         }
 
     def _build(self, lr_schedule: Any) -> None:
@@ -289,15 +279,10 @@ class CellsPolicy(MaskableActorCriticPolicy):
             raise TypeError("CellsPolicy needs the SectionsCNN features extractor")
         h, w, _ = fx.table_shape
         n_actions = int(self.action_space.n)
-        f = int(self.value_features)
-        per_cell = (n_actions - 1) // (h * w)
-        n_other = n_actions - h * w * per_cell
-        other_length = fx.values_length - h * w * per_cell * f
-        if fx.values_length and (f < 1 or other_length < 0 or other_length % (n_other * f)):
+        if fx.values_length % n_actions:
             raise ValueError(
-                f"the values section ({fx.values_length} entries) must hold {f} values for each "
-                f"of the {h * w * per_cell} cell actions and a whole number of {f}-value "
-                f"outcomes for each of the {n_other} other actions"
+                f"the values section ({fx.values_length} entries) must hold the same number of "
+                f"features for each of the {n_actions} actions"
             )
         self.action_net = CellsHead(
             fx.global_dim,
@@ -305,9 +290,8 @@ class CellsPolicy(MaskableActorCriticPolicy):
             (h, w),
             n_actions,
             self.footprint,
-            values=f if fx.values_length else 0,
+            values=fx.values_length // n_actions,
             mixtures=self.value_mixtures,
-            candidates=other_length // (n_other * f) if fx.values_length else 1,
         )
         head = self.action_net
         layers = (head.other, head.cell, head.cell_bias, head.query, head.weigh, head.weigh_other)

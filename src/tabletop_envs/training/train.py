@@ -228,11 +228,10 @@ def planes_section(env_name: str, env_kwargs: dict[str, Any] | None = None) -> t
 def action_values_section(
     env_name: str, env_kwargs: dict[str, Any] | None = None
 ) -> tuple[int, int] | None:
-    """Return ``(start, length)`` of the game's per-action values section, or None.
+    """Return ``(start, length)`` of the game's per-cell-action values section, or None.
 
     A game names that section in ``action_values_section`` (Irk: ``"action_values"``, present
-    with the game argument ``action_values=True``) and the values of one outcome in
-    ``action_value_features``; None when this configuration has no such section.
+    with the game argument ``action_values=True``); None when this configuration has none.
     """
     game_class = env_spec(env_name).load_game()
     name = getattr(game_class, "action_values_section", None)
@@ -330,8 +329,6 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
             kwargs = policy_kwargs["features_extractor_kwargs"]
             kwargs["values_start"], kwargs["values_length"] = values
             policy_kwargs["value_mixtures"] = config.value_mixtures
-            game_class = env_spec(config.env).load_game()
-            policy_kwargs["value_features"] = game_class.action_value_features
     elif config.policy != "mlp":
         raise ValueError(f"policy must be 'mlp', 'cnn' or 'cells', got {config.policy!r}")
     model = MaskablePPO(

@@ -4,7 +4,8 @@ The vector is the concatenation of the sections of :func:`observation_layout`, i
 ``table`` section is ``table_size x table_size x C`` in row-major order (``row``, then ``col``,
 then channel; ``C = len(table_channels(group_planes))``: 11, or 16 with the group planes), so
 ``obs[:T*T*C].reshape(T, T, C)`` gives planes that line up with placement ids. With
-``action_values`` a last section holds table values per action id (see ``SECTION_DOCS``). Per-seat
+``action_values`` a last section holds, per action id and color, a table value
+(``reshape(num_actions, 5)``, row = action id; see ``SECTION_DOCS``). Per-seat
 sections list seats *relative to the observer*: entry 0 is the observer, entry ``k`` the seat
 ``k`` places after it in seat order.
 """
@@ -65,10 +66,10 @@ SECTION_DOCS: dict[str, tuple[str, str]] = {
     "place_phase": ("1", "1 while tiles are being placed, 0 while choosing"),
     "box_holder": ("n", "one-hot relative seat holding the box"),
     "action_values": (
-        "D*5*5+T*T*4*5",
-        "with action_values: per choose id in a table round, for a tile of my hand, per color c "
-        "the 5 table values after its placement that is best for c; then per place id, the 5 "
-        "table values after that placement of the tile being placed; 0 otherwise",
+        "(D+T*T*4)*5",
+        "with action_values: per action id, per color: for a place id, V(c) after that placement "
+        "of the tile being placed; for a choose id in a table round, the largest V(c) any legal "
+        "placement of that tile of my hand reaches; 0 otherwise",
     ),
 }
 
@@ -133,8 +134,7 @@ def observation_layout(
         "box_holder": n,
     }
     if action_values:
-        k = len(COLORS)
-        lengths["action_values"] = d * k * k + t * t * 4 * k
+        lengths["action_values"] = (d + t * t * 4) * len(COLORS)
     sections = []
     names: list[str] = []
     start = 0
@@ -150,12 +150,7 @@ def observation_layout(
         elif name in ("table_round", "place_phase"):
             names.append(name)
         elif name == "action_values":
-            names += [
-                f"action_values[#{i}].best_{best}.{color}"
-                for i in range(d)
-                for best in COLORS
-                for color in COLORS
-            ]
+            names += [f"action_values[#{i}].{color}" for i in range(d) for color in COLORS]
             names += [
                 f"action_values[{r},{c},{o}].{color}"
                 for r in range(t)

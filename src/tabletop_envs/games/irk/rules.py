@@ -125,8 +125,6 @@ class IrkState(PhasedGameState):
     #: The observation section (with ``action_values=True``) holding features per action id:
     #: read by the ``cells`` policy's head.
     action_values_section = "action_values"
-    #: Values in one outcome of that section (one per color).
-    action_value_features = len(COLORS)
 
     # ---- set-up -------------------------------------------------------------------------
     def _setup(self) -> None:
@@ -469,46 +467,40 @@ class IrkState(PhasedGameState):
         """Return the ``action_values`` section for ``seat`` (computed once per position).
 
         Place phase: each legal placement's table values (public: shared by every seat).
-        Choose phase of a table round: per tile of ``seat``'s hand and per color ``c``, the
-        table values after the tile's placement that gives ``c`` the highest value (ties: the
-        highest total, then the lowest placement index). Zero otherwise (bet rounds).
+        Choose phase of a table round: per tile of ``seat``'s hand, per color, the best value
+        over its legal placements. Zero otherwise (bet rounds).
         """
         key = -1 if self.phase == PLACE else seat
         values = self._values.get(key)
         if values is None:
-            d, k = self.deck_size, len(COLORS)
-            choose = np.zeros((d, k, k), dtype=np.int8)
-            place = np.zeros((self.spec.num_actions - d, k), dtype=np.int8)
-            after = self._table_after()
-            footprints = self.tables.cells
+            d = self.deck_size
+            values = np.zeros((self.spec.num_actions, len(COLORS)), dtype=np.int8)
             if self.phase == PLACE:
-                codes = self.tiles[self.chosen[self.to_move]]
-                for p in self.placements_of(self.chosen[self.to_move]).tolist():
-                    place[p] = after.values(codes, footprints[p].tolist())
+                tile = self.chosen[self.to_move]
+                self._values_of(tile, values[d:], best=None)
             elif ROUND_KINDS[self.round] == "table":
                 for tile in self.hands[seat]:
-                    codes = self.tiles[tile]
-                    best: list[tuple[int, int]] = [(-1, 0)] * k  # per color: (value, total)
-                    for p in self.placements_of(tile).tolist():
-                        laid = after.values(codes, footprints[p].tolist())
-                        total = sum(laid)
-                        for c in range(k):
-                            if (laid[c], total) > best[c]:
-                                best[c] = (laid[c], total)
-                                choose[tile, c] = laid
-            values = np.concatenate([choose.ravel(), place.ravel()])
-            self._values[key] = values
+                    self._values_of(tile, values[d:], best=values[tile])
+            values = self._values[key] = values.ravel()
         return values
 
-    def _table_after(self) -> TableAfter:
-        """Return the current table's :class:`TableAfter` (built once per position)."""
+    def _values_of(self, tile: int, out: np.ndarray, best: np.ndarray | None) -> None:
+        """Write each legal placement's table values of ``tile`` into ``out`` (row = placement
+        index), or only their per-color maximum into ``best`` when given."""
         after = self._after
         if after is None:
             occupied = np.flatnonzero(self.height)
             cells = dict(zip(occupied.tolist(), self.visible[occupied].tolist(), strict=True))
             t = self.params.table_size
             after = self._after = TableAfter(cells, (t, t))
-        return after
+        codes = self.tiles[tile]
+        footprints = self.tables.cells
+        for placement in self.placements_of(tile).tolist():
+            values = after.values(codes, footprints[placement].tolist())
+            if best is None:
+                out[placement] = values
+            else:
+                np.maximum(best, values, out=best)
 
     def render_text(self, seat: int | None = None) -> str:
         """Return the table, score piles and status (plus ``seat``'s hand if given)."""

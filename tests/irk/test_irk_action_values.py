@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
-from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.games.irk.deck import COLORS, EMPTY, parse_tile
 from tabletop_envs.games.irk.observation import observation_layout
 from tabletop_envs.games.irk.rules import PLACE, IrkState
@@ -134,18 +131,6 @@ def test_action_values_only_add_a_section():
         assert np.array_equal(a.legal_mask(), b.legal_mask())
 
 
-def test_action_values_survive_clone_json_and_resampling():
-    states = random_states(5, num_players=2, table_size=11, action_values=True)
-    rng = np.random.default_rng(0)
-    placing = [game for game in states if game.phase == PLACE]
-    assert placing
-    for game in placing:
-        want = game.observation(1)
-        assert np.array_equal(game.clone().observation(1), want)
-        assert np.array_equal(IrkState.from_json(game.to_json()).observation(1), want)
-        assert np.array_equal(game.resample_hidden(1, rng).observation(1), want)
-
-
 def test_action_values_layout_spec_and_bounds():
     t, n, d = 9, 2, 30
     layout = observation_layout(t, n, d, action_values=True)
@@ -159,14 +144,3 @@ def test_action_values_layout_spec_and_bounds():
     assert layout.names[plain.size + d * 5] == "action_values[0,0,0].green"
     game = IrkState.new(seed=0, num_players=n, table_size=t, action_values=True)
     assert game.spec.observation_shape == (layout.size,)
-    assert game.spec.observation_high == 18
-    for state in random_states(6, num_players=n, table_size=t, action_values=True):
-        obs = state.observation(0)
-        assert obs.min() >= 0 and obs.max() <= state.spec.observation_high
-
-
-def test_action_values_must_be_a_bool():
-    with pytest.raises(InvalidParameterError, match="action_values"):
-        IrkState.new(seed=0, action_values="yes")
-    data = json.loads(IrkState.new(seed=0, action_values=True).to_json())
-    assert data["params"]["action_values"] is True

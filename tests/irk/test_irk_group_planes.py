@@ -1,4 +1,7 @@
-"""The optional group planes of the table (``group_planes=True``): values, bounds, copies."""
+"""The optional group planes of the table (``group_planes=True``): values, bounds, copies.
+
+Also the checks shared by both opt-in observation extras (``group_planes``, ``action_values``).
+"""
 
 from __future__ import annotations
 
@@ -89,10 +92,11 @@ def test_group_planes_only_add_channels():
         assert np.array_equal(a.legal_mask(), b.legal_mask())
 
 
-def test_group_planes_survive_clone_json_and_resampling():
-    states = random_states(5, num_players=3, table_size=13, group_planes=True)
+@pytest.mark.parametrize("extra", ["group_planes", "action_values"])
+def test_observation_extras_survive_clone_json_and_resampling(extra):
+    states = random_states(5, num_players=3, table_size=13, **{extra: True})
     rng = np.random.default_rng(0)
-    for game in states[::4]:
+    for game in states[::2]:
         want = game.observation(2)
         assert np.array_equal(game.clone().observation(2), want)
         assert np.array_equal(IrkState.from_json(game.to_json()).observation(2), want)
@@ -107,14 +111,17 @@ def test_group_planes_layout_spec_and_bounds():
     assert layout.names[11:16] == tuple(f"table[0,0].group_{c}" for c in COLORS)
     game = IrkState.new(seed=0, num_players=n, table_size=t, group_planes=True)
     assert game.spec.observation_shape == (layout.size,)
+
+
+@pytest.mark.parametrize("extra", ["group_planes", "action_values"])
+def test_observation_extras_are_bools_kept_in_json_and_bounded(extra):
+    """The opt-in observation extras: a bool, saved with the state, within the space."""
+    with pytest.raises(InvalidParameterError, match=extra):
+        IrkState.new(seed=0, **{extra: "yes"})
+    data = json.loads(IrkState.new(seed=0, **{extra: True}).to_json())
+    assert data["params"][extra] is True
+    game = IrkState.new(seed=0, num_players=4, table_size=11, **{extra: True})
     assert game.spec.observation_high == 18  # all of one color's flowers: 6 tiles' worth
-    for state in random_states(6, num_players=n, table_size=t, group_planes=True):
+    for state in random_states(6, num_players=4, table_size=11, **{extra: True}):
         obs = state.observation(0)
         assert obs.min() >= 0 and obs.max() <= state.spec.observation_high
-
-
-def test_group_planes_must_be_a_bool():
-    with pytest.raises(InvalidParameterError, match="group_planes"):
-        IrkState.new(seed=0, group_planes="yes")
-    data = json.loads(IrkState.new(seed=0, group_planes=True).to_json())
-    assert data["params"]["group_planes"] is True

@@ -228,7 +228,7 @@ def planes_section(env_name: str, env_kwargs: dict[str, Any] | None = None) -> t
 def action_values_section(
     env_name: str, env_kwargs: dict[str, Any] | None = None
 ) -> tuple[int, int] | None:
-    """Return ``(start, length)`` of the game's per-cell-action values section, or None.
+    """Return ``(start, length)`` of the game's per-action values section, or None.
 
     A game names that section in ``action_values_section`` (Irk: ``"action_values"``, present
     with the game argument ``action_values=True``); None when this configuration has none.
@@ -444,37 +444,38 @@ def _imitate(config: TrainConfig, model: Any, log: Callable[[str], None]) -> dic
     """Behaviour-clone ``config.imitate`` into ``model.policy`` (see :mod:`.imitation`)."""
     from tabletop_envs.training.imitation import collect_demonstrations, pretrain_policy
 
+    env = _env_factory(config, rank=config.n_envs)()
+    expert = _single(config.imitate, config.env, config.seed + 55)
     data = None
     rounds = []
     record_seconds = 0.0
     scores = config.imitate_temperature is not None
     for k in range(config.imitate_rounds):
         start = time.perf_counter()
-        if k == 0:
-            # the expert plays: its episodes are split between the recording processes
+        if k == 0 and config.imitate_workers > 1:
+            # the expert's episodes split between processes; worker 0 plays what this process
+            # would have (the same seeds)
             share, extra = divmod(config.imitate_episodes, config.imitate_workers)
             jobs = [(config, w, share + (w < extra), scores) for w in range(config.imitate_workers)]
             jobs = [job for job in jobs if job[2]]
-            if len(jobs) == 1:
-                parts = [_record_expert(*jobs[0])]
-            else:
-                import multiprocessing
-                from concurrent.futures import ProcessPoolExecutor
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
 
-                # spawn: the workers must not inherit the parent's torch thread pools
-                spawn = multiprocessing.get_context("spawn")
-                with ProcessPoolExecutor(len(jobs), mp_context=spawn) as pool:
-                    parts = list(pool.map(_record_expert, *zip(*jobs, strict=True)))
+            # spawn: the workers must not inherit the parent's torch thread pools
+            spawn = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(len(jobs), mp_context=spawn) as pool:
+                parts = list(pool.map(_record_expert, *zip(*jobs, strict=True)))
             more = parts[0]
             for part in parts[1:]:
                 more = more + part
         else:
-            # later rounds: the policy cloned so far plays (sampling), the expert labels
+            # round 0: the expert plays; later rounds: the policy cloned so far (sampling)
+            behaviour = None if k == 0 else PolicyAgent(model.policy, name=f"clone@{k}")
             more = collect_demonstrations(
-                _env_factory(config, rank=config.n_envs)(),
-                _single(config.imitate, config.env, config.seed + 55),
+                env,
+                expert,
                 config.imitate_episodes,
-                behaviour=PolicyAgent(model.policy, name=f"clone@{k}"),
+                behaviour=behaviour,
                 epsilon=config.imitate_epsilon,
                 gamma=config.gamma,
                 seed=config.seed + 7 + k,
@@ -512,10 +513,10 @@ def _imitate(config: TrainConfig, model: Any, log: Callable[[str], None]) -> dic
 
 
 def _record_expert(config: TrainConfig, worker: int, episodes: int, scores: bool) -> Any:
-    """Record ``episodes`` of ``config.imitate`` playing in the learner's seat (one process).
+    """Record ``episodes`` of ``config.imitate`` playing in the learner's seat (one worker).
 
-    Worker 0 uses the seeds a single process always used; worker ``w`` gets its own env rank,
-    expert seed and deal seeds (offset by ``1000 * w``).
+    Worker 0 builds the env and expert :func:`_imitate` builds for itself, with the same seeds;
+    worker ``w`` gets its own env rank, expert seed and deal seeds (offset by ``1000 * w``).
     """
     from tabletop_envs.training.imitation import collect_demonstrations
 
@@ -624,8 +625,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "--value-mixtures",
         type=int,
         default=d.value_mixtures,
-        help="with --policy cells and a game's per-placement values (Irk: --env-arg "
-        "action_values=true): the head scores a placement by the best of this many learned "
+        help="with --policy cells and a game's per-action values (Irk: --env-arg "
+        "action_values=true): the head scores an action by the best of this many learned "
         "weightings of its values",
     )
     p.add_argument("--net-arch", default=",".join(map(str, d.net_arch)), help="e.g. 256,256")

@@ -36,8 +36,8 @@ NUM_COLORS = len(COLORS)
 CHOOSE_SAMPLE = 24
 
 
-class _Future:
-    """Every seat's pile counts and stars after some own bets, with a margin cache."""
+class _Piles:
+    """Every seat's pile counts and stars (now, or after some own bets), with a margin cache."""
 
     __slots__ = ("cache", "counts", "stars")
 
@@ -60,14 +60,7 @@ class _Evaluator:
         self.counts = [c for c, _ in per_seat]
         self.stars = [s for _, s in per_seat]
         self.values = cell_table_values(self.cells, self.shape)
-        # colors whose table value matters to the margin at the current piles: a color's
-        # margin is a * V + b * floor(V / 2), so zero at V = 60 and 61 means zero for every V
-        self.live = [
-            c
-            for c in range(NUM_COLORS)
-            if any(self._margin_of(c, v, self.counts, self.stars) for v in (60, 61))
-        ]
-        self._cache: dict[tuple[int, int], float] = {}
+        self.now = _Piles(self.counts, self.stars)
         self._after: TableAfter | None = None
 
     def _margin_of(
@@ -77,31 +70,13 @@ class _Evaluator:
         pts = majority_points([c[color] for c in counts], [s[color] for s in stars], value)
         return pts[self.seat] - (sum(pts) - pts[self.seat]) / (len(counts) - 1)
 
-    def margin(self, values: list[int], counts: list[list[int]], stars: list[list[int]]) -> float:
-        """Return own points minus the opponents' mean points."""
-        return sum(
-            self._margin_of(c, values[c], counts, stars) for c in range(NUM_COLORS) if values[c]
-        )
-
-    def table_margin(self, values: list[int]) -> float:
-        """Return :meth:`margin` at the current piles (cached per color and value)."""
-        total = 0.0
-        cache = self._cache
-        for c in self.live:
-            key = (c, values[c])
-            m = cache.get(key)
-            if m is None:
-                m = cache[key] = self._margin_of(c, values[c], self.counts, self.stars)
-            total += m
-        return total
-
     def bet(self, tile: int) -> float:
         """Return the margin after adding ``tile`` to the own score pile."""
-        return self.margin(self.values, *self.piles_with([tile]))
+        return self.margin_at(self.values, self.piles_after([tile]))
 
     def place(self, tile: int, placement: int) -> float:
         """Return the margin after laying ``tile`` at ``placement``."""
-        return self.table_margin(self.placed_values(tile, placement))
+        return self.margin_at(self.placed_values(tile, placement), self.now)
 
     def placed_values(self, tile: int, placement: int) -> list[int]:
         """Return the table value of each color after laying ``tile`` at ``placement``."""
@@ -110,31 +85,28 @@ class _Evaluator:
             after = self._after = TableAfter(self.cells, self.shape)
         return after.values(self.game.tiles[tile], self.game.tables.cells[placement].tolist())
 
-    def future_margin(self, values: list[int], future: _Future) -> float:
-        """Return :meth:`margin` at ``future``'s piles (cached per color and value)."""
+    def margin_at(self, values: list[int], piles: _Piles) -> float:
+        """Return own points minus the opponents' mean points for these table values at
+        ``piles`` (cached per color and value)."""
         total = 0.0
-        cache = future.cache
+        cache = piles.cache
         for c in range(NUM_COLORS):
             v = values[c]
             if v:
                 m = cache.get((c, v))
                 if m is None:
-                    m = cache[(c, v)] = self._margin_of(c, v, future.counts, future.stars)
+                    m = cache[(c, v)] = self._margin_of(c, v, piles.counts, piles.stars)
                 total += m
         return total
 
-    def future(self, bets: list[int]) -> _Future:
-        """Return the piles with ``bets`` added to the own score pile, for :meth:`future_margin`."""
-        return _Future(*self.piles_with(bets))
-
-    def piles_with(self, bets: list[int]) -> tuple[list[list[int]], list[list[int]]]:
-        """Return every seat's (counts, stars) with ``bets`` added to the own score pile."""
+    def piles_after(self, bets: list[int]) -> _Piles:
+        """Return every seat's piles with ``bets`` added to the own score pile."""
         tiles = self.game.tiles
         counts, stars = list(self.counts), list(self.stars)
         counts[self.seat], stars[self.seat] = pile_counts(
             [tiles[t] for t in self.game.piles[self.seat]] + [tiles[t] for t in bets]
         )
-        return counts, stars
+        return _Piles(counts, stars)
 
 
 def score_actions(
@@ -183,15 +155,15 @@ def _lay(
     after = game.clone()
     if placements:
         ev = _Evaluator(game, seat)
-        future = ev.future(bets)
-        best = max(placements, key=lambda p: ev.future_margin(ev.placed_values(tile, p), future))
+        piles = ev.piles_after(bets)
+        best = max(placements, key=lambda p: ev.margin_at(ev.placed_values(tile, p), piles))
         after._put(tile, best)
     return after
 
 
 def _final_margin(game: IrkState, seat: int, bets: list[int]) -> float:
     ev = _Evaluator(game, seat)
-    return ev.margin(ev.values, *ev.piles_with(bets))
+    return ev.margin_at(ev.values, ev.piles_after(bets))
 
 
 def plan_scores(
@@ -206,11 +178,11 @@ def plan_scores(
         # the best placement once the next bet (a tile still in hand) is added to the pile;
         # a table round always leaves a tile in hand for the bet that follows it
         tile = game.chosen[seat]
-        futures = [ev.future([z]) for z in hand]
+        futures = [ev.piles_after([z]) for z in hand]
         out = []
         for a in actions:
             values = ev.placed_values(tile, a - d)
-            out.append(max(ev.future_margin(values, f) for f in futures))
+            out.append(max(ev.margin_at(values, f) for f in futures))
         return out
     if r in (0, 6):
         # the first bet: what greedy does (planning it measured no better); the last bet has
@@ -237,11 +209,11 @@ def plan_scores(
             out.append(best)
         else:
             # rounds 2, 3 and 6: lay x at its best placement, bet the best tile left in hand
-            futures = [ev.future([z]) for z in rest]
+            futures = [ev.piles_after([z]) for z in rest]
             placements = _sample(game.placements_of(x).tolist(), rng)
             best = -1e6  # no legal placement: the tile would be discarded
             for p in placements:
                 values = ev.placed_values(x, p)
-                best = max(best, max(ev.future_margin(values, f) for f in futures))
+                best = max(best, max(ev.margin_at(values, f) for f in futures))
             out.append(best)
     return out

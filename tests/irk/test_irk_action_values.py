@@ -17,6 +17,12 @@ def occupied(game: IrkState) -> dict[int, int]:
     return {int(c): int(visible[c]) for c in np.flatnonzero(visible != EMPTY)}
 
 
+def test_occupied_cells_are_the_visible_squares():
+    for game in random_states(2, num_players=3, table_size=11)[::5]:
+        assert game.occupied_cells() == occupied(game)
+        assert all(game.height[cell] > 0 for cell in game.occupied_cells())
+
+
 def values_section(game: IrkState, seat: int) -> np.ndarray:
     """Return the section as one row per action id, one column per color."""
     return game.layout.split(game.observation(seat))["action_values"].reshape(-1, len(COLORS))

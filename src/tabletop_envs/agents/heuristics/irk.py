@@ -21,7 +21,6 @@ import numpy as np
 
 from tabletop_envs.games.irk.deck import (
     COLORS,
-    EMPTY,
 )
 from tabletop_envs.games.irk.rules import CHOOSE, ROUND_KINDS, IrkState
 from tabletop_envs.games.irk.scoring import (
@@ -54,8 +53,7 @@ class _Evaluator:
         self.game = game
         self.seat = seat
         self.shape = (game.params.table_size, game.params.table_size)
-        visible = game.visible[:-1]
-        self.cells = {int(c): int(visible[c]) for c in np.flatnonzero(visible != EMPTY)}
+        self.cells = game.occupied_cells()
         per_seat = [pile_counts([game.tiles[t] for t in pile]) for pile in game.piles]
         self.counts = [c for c, _ in per_seat]
         self.stars = [s for _, s in per_seat]

@@ -13,6 +13,7 @@ discarded automatically, with no step (it is public from then on); the box then 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -216,14 +217,18 @@ class IrkState(PhasedGameState):
         """Refill the group planes (``group_planes=True``) from the visible table."""
         if not self.params.group_planes:
             return
-        occupied = np.flatnonzero(self.height)
-        cells = dict(zip(occupied.tolist(), self.visible[occupied].tolist(), strict=True))
+        cells = self.occupied_cells()
         planes = self._table_obs[:, HEIGHT + 1 :]
-        planes[occupied] = 0  # only occupied cells ever hold a group, and they stay occupied
+        planes[list(cells)] = 0  # only occupied cells ever hold a group, and they stay occupied
         size = self.params.table_size
         for color, values in enumerate(cell_group_values(cells, (size, size))):
             if values:
                 planes[list(values), color] = list(values.values())
+
+    def occupied_cells(self) -> dict[int, int]:
+        """Return ``{cell index: visible square code}`` of every occupied cell of the table."""
+        occupied = np.flatnonzero(self.height)
+        return dict(zip(occupied.tolist(), self.visible[occupied].tolist(), strict=True))
 
     def _add_to_pile(self, seat: int, tile: int) -> None:
         for code in self.tiles[tile]:
@@ -476,31 +481,25 @@ class IrkState(PhasedGameState):
             d = self.deck_size
             values = np.zeros((self.spec.num_actions, len(COLORS)), dtype=np.int8)
             if self.phase == PLACE:
-                tile = self.chosen[self.to_move]
-                self._values_of(tile, values[d:], best=None)
+                for placement, after in self._placed_values(self.chosen[self.to_move]):
+                    values[d + placement] = after
             elif ROUND_KINDS[self.round] == "table":
                 for tile in self.hands[seat]:
-                    self._values_of(tile, values[d:], best=values[tile])
+                    for _, after in self._placed_values(tile):
+                        np.maximum(values[tile], after, out=values[tile])
             values = self._values[key] = values.ravel()
         return values
 
-    def _values_of(self, tile: int, out: np.ndarray, best: np.ndarray | None) -> None:
-        """Write each legal placement's table values of ``tile`` into ``out`` (row = placement
-        index), or only their per-color maximum into ``best`` when given."""
+    def _placed_values(self, tile: int) -> Iterator[tuple[int, list[int]]]:
+        """Yield ``(placement, table values after it)`` for each legal placement of ``tile``."""
         after = self._after
         if after is None:
-            occupied = np.flatnonzero(self.height)
-            cells = dict(zip(occupied.tolist(), self.visible[occupied].tolist(), strict=True))
             t = self.params.table_size
-            after = self._after = TableAfter(cells, (t, t))
+            after = self._after = TableAfter(self.occupied_cells(), (t, t))
         codes = self.tiles[tile]
         footprints = self.tables.cells
         for placement in self.placements_of(tile).tolist():
-            values = after.values(codes, footprints[placement].tolist())
-            if best is None:
-                out[placement] = values
-            else:
-                np.maximum(best, values, out=best)
+            yield placement, after.values(codes, footprints[placement].tolist())
 
     def render_text(self, seat: int | None = None) -> str:
         """Return the table, score piles and status (plus ``seat``'s hand if given)."""

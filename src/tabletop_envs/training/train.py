@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec, registered_envs
 from tabletop_envs.training.arena import wilson
 from tabletop_envs.training.sb3 import OpponentPool, PolicyAgent, SingleAgentEnv
@@ -203,14 +204,18 @@ def _env_factory(config: TrainConfig, rank: int) -> Callable[[], SingleAgentEnv]
     return build
 
 
+def _initial_state(env_name: str, env_kwargs: dict[str, Any] | None) -> GameState:
+    """Return the initial core state of ``env_name`` with these game parameters (seed 0)."""
+    return env_spec(env_name).load_game().new(seed=0, **(env_kwargs or {}))
+
+
 def planes_section(env_name: str, env_kwargs: dict[str, Any] | None = None) -> tuple[int, Any]:
     """Return ``(start, (H, W, C))`` of the board planes in an env's flat observation.
 
     A game whose observation is ``(H, W, C)`` planes gives the whole of it; a flat one (Irk)
     gives the ``table`` section of its ``layout`` (``observation_layout``).
     """
-    game_class = env_spec(env_name).load_game()
-    game = game_class(game_class.params_class(**(env_kwargs or {})), 0)
+    game = _initial_state(env_name, env_kwargs)
     shape = tuple(int(x) for x in game.spec.observation_shape)
     if len(shape) == 3:
         return 0, shape
@@ -233,13 +238,10 @@ def action_values_section(
     A game names that section in ``action_values_section`` (Irk: ``"action_values"``, present
     with the game argument ``action_values=True``); None when this configuration has none.
     """
-    game_class = env_spec(env_name).load_game()
-    name = getattr(game_class, "action_values_section", None)
-    if name is None:
-        return None
-    game = game_class(game_class.params_class(**(env_kwargs or {})), 0)
+    game = _initial_state(env_name, env_kwargs)
+    name = getattr(game, "action_values_section", None)
     layout = getattr(game, "layout", None)
-    if layout is None or name not in layout.start:
+    if name is None or layout is None or name not in layout.start:
         return None
     part = layout.slice(name)
     return int(part.start), int(part.stop - part.start)

@@ -3,7 +3,11 @@
 Nothing here imports gymnasium or pettingzoo.
 """
 
-from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError
+from tabletop_envs.core.errors import (
+    IllegalActionError,
+    InvalidParameterError,
+    InvalidStateError,
+)
 from tabletop_envs.core.game import TERMINAL, GameSpec, GameState, PhasedGameState
 
 __all__ = [
@@ -12,5 +16,6 @@ __all__ = [
     "GameState",
     "IllegalActionError",
     "InvalidParameterError",
+    "InvalidStateError",
     "PhasedGameState",
 ]

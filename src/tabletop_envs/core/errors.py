@@ -18,3 +18,17 @@ class IllegalActionError(ValueError):
 
 class InvalidParameterError(ValueError):
     """A game or environment parameter outside its valid values."""
+
+
+class InvalidStateError(ValueError):
+    """A saved state (JSON, pickle or a state given to ``load_state``) the rules cannot reach.
+
+    ``field`` names the part of the saved data that is wrong (``"state.board"``, ``"rng"``,
+    ``"params"``, ...); the message says what is wrong with it. Nothing is built from a
+    refused state.
+    """
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        super().__init__(f"invalid saved state: {field}: {problem}")

@@ -13,18 +13,23 @@ import dataclasses
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from dataclasses import fields as _fields
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from tabletop_envs.core.errors import IllegalActionError
+from tabletop_envs.core.errors import IllegalActionError, InvalidStateError
 from tabletop_envs.core.params import check_int_range
 from tabletop_envs.core.rng import make_rng, rng_from_json, rng_to_json
+from tabletop_envs.core.state_check import check_keys
 
 S = TypeVar("S", bound="GameState")
 
 #: Version of the JSON layout written by :meth:`GameState.to_json`.
 JSON_FORMAT = 1
+
+#: Top-level keys of a JSON state.
+_JSON_KEYS = ("format", "game", "params", "rng", "state")
 
 #: ``current_player`` once the game is over.
 TERMINAL = -1
@@ -184,8 +189,13 @@ class GameState(ABC):
         """Return the mutable state as JSON-ready data (no params, no RNG)."""
 
     @abstractmethod
-    def _load_state_dict(self, data: dict[str, Any]) -> None:
-        """Restore the mutable state from :meth:`_state_dict` output."""
+    def _load_state_dict(self, data: Any) -> None:
+        """Restore the mutable state from :meth:`_state_dict` output (untrusted data).
+
+        Check every field and every invariant the rules keep before using it, and raise
+        :class:`InvalidStateError` naming the field (``core.state_check`` reads the fields):
+        a state that loads must play on with no error, to the end.
+        """
 
     def to_json(self) -> str:
         """Serialize the whole state, parameters and RNG position included."""
@@ -201,28 +211,67 @@ class GameState(ABC):
         )
 
     @classmethod
-    def from_json(cls: type[S], text: str) -> S:
-        """Rebuild a state written by :meth:`to_json`; it plays on exactly as the original."""
-        data = json.loads(text)
-        if data.get("game") != cls.game_name:
-            raise ValueError(f"JSON holds a {data.get('game')!r} state, not {cls.game_name!r}")
-        if data.get("format") != JSON_FORMAT:
-            raise ValueError(f"unsupported JSON format {data.get('format')!r}")
+    def from_json(cls: type[S], text: str | bytes) -> S:
+        """Rebuild a state written by :meth:`to_json`; it plays on exactly as the original.
+
+        The text is untrusted input: anything but a state the rules can reach (wrong game,
+        bad parameters or RNG, a field out of range, pieces that do not add up) raises
+        :class:`InvalidStateError` naming the field, and nothing is built.
+        """
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError, RecursionError) as err:
+            raise InvalidStateError("text", f"not a JSON document ({err})") from None
+        data = check_keys(data, _JSON_KEYS, "document")
+        if data["game"] != cls.game_name:
+            raise InvalidStateError(
+                "game", f"holds a {data['game']!r} state, not {cls.game_name!r}"
+            )
+        if data["format"] != JSON_FORMAT:
+            raise InvalidStateError(
+                "format", f"unsupported format {data['format']!r}; this library reads {JSON_FORMAT}"
+            )
+        if not isinstance(data["params"], dict):
+            raise InvalidStateError("params", "must be an object of game parameters")
+        try:
+            params = cls.params_class(**_tuples(data["params"]))
+        except (TypeError, ValueError) as err:
+            raise InvalidStateError("params", str(err)) from None
+        return cls._build(params, data["rng"], data["state"])
+
+    @classmethod
+    def _build(cls: type[S], params: Any, rng: Any, state_data: Any) -> S:
+        """Return a state from checked parameters and untrusted RNG and state data."""
         state = cls.__new__(cls)
-        state.params = cls.params_class(**_tuples(data["params"]))
-        state.rng = rng_from_json(data["rng"])
-        state._load_state_dict(data["state"])
+        state.params = params
+        state.rng = rng_from_json(rng)
+        try:
+            state._load_state_dict(state_data)
+        except InvalidStateError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as err:
+            # A last line of defence: every game checks its fields, so this names no field.
+            raise InvalidStateError("state", f"malformed ({type(err).__name__}: {err})") from None
         return state
 
     # Pickle and deepcopy go through the same canonical data as JSON, so derived caches (e.g.
     # numpy views into a shared buffer) are rebuilt by ``_load_state_dict``, never detached.
+    # Unpickling is loading too: the data is checked exactly as ``from_json`` checks it.
     def __getstate__(self) -> dict[str, Any]:
         return {"params": self.params, "rng": rng_to_json(self.rng), "state": self._state_dict()}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        self.params = data["params"]
-        self.rng = rng_from_json(data["rng"])
-        self._load_state_dict(data["state"])
+        data = check_keys(data, ("params", "rng", "state"), "pickle")
+        params = data["params"]
+        if type(params) is not self.params_class:
+            raise InvalidStateError(
+                "params", f"must be {self.params_class.__name__}, got {type(params).__name__}"
+            )
+        try:  # an unpickled dataclass skipped its checks: run them again
+            params = self.params_class(**{f.name: getattr(params, f.name) for f in _fields(params)})
+        except (TypeError, ValueError) as err:
+            raise InvalidStateError("params", str(err)) from None
+        self.__dict__.update(self._build(params, data["rng"], data["state"]).__dict__)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

@@ -6,6 +6,9 @@ from typing import Any
 
 import numpy as np
 
+from tabletop_envs.core.errors import InvalidStateError
+from tabletop_envs.core.state_check import check_int, check_keys
+
 
 def make_rng(seed: int | np.random.SeedSequence | None) -> np.random.Generator:
     """Return a PCG64 Generator from ``seed`` (``None`` draws fresh entropy)."""
@@ -17,13 +20,30 @@ def rng_to_json(rng: np.random.Generator) -> dict[str, Any]:
     return rng.bit_generator.state
 
 
-def rng_from_json(data: dict[str, Any]) -> np.random.Generator:
-    """Rebuild a Generator from :func:`rng_to_json` output, at exactly that point of its stream."""
-    name = data.get("bit_generator")
-    if name != "PCG64":
-        raise ValueError(f"unsupported bit generator {name!r}; only 'PCG64' is used")
+def rng_from_json(data: Any) -> np.random.Generator:
+    """Rebuild a Generator from :func:`rng_to_json` output, at exactly that point of its stream.
+
+    The data is untrusted (a saved game): anything but a PCG64 state raises InvalidStateError.
+    """
+    data = check_keys(data, ("bit_generator", "has_uint32", "state", "uinteger"), "rng")
+    if data["bit_generator"] != "PCG64":
+        raise InvalidStateError(
+            "rng.bit_generator", f"only 'PCG64' is used, got {data['bit_generator']!r}"
+        )
+    inner = check_keys(data["state"], ("inc", "state"), "rng.state")
+    check_int(inner["state"], 0, 2**128 - 1, "rng.state.state")
+    check_int(inner["inc"], 0, 2**128 - 1, "rng.state.inc")
+    if inner["inc"] % 2 == 0:
+        raise InvalidStateError("rng.state.inc", "a PCG64 increment is odd")
+    check_int(data["has_uint32"], 0, 1, "rng.has_uint32")
+    check_int(data["uinteger"], 0, 2**32 - 1, "rng.uinteger")
     bit_generator = np.random.PCG64()
-    bit_generator.state = data
+    bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": inner["state"], "inc": inner["inc"]},
+        "has_uint32": data["has_uint32"],
+        "uinteger": data["uinteger"],
+    }
     return np.random.Generator(bit_generator)
 
 

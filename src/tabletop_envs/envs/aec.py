@@ -13,7 +13,11 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError
+from tabletop_envs.core.errors import (
+    IllegalActionError,
+    InvalidParameterError,
+    InvalidStateError,
+)
 from tabletop_envs.core.game import TERMINAL, GameState
 from tabletop_envs.core.params import check_choice
 from tabletop_envs.envs.registry import EnvSpec
@@ -125,13 +129,21 @@ class TabletopEnv(AECEnv):
             self._finish(game.returns(), game.result_info())
 
     def load_state(self, game: GameState) -> None:
-        """Continue from a copy of ``game`` (a core state of this env's game and parameters)."""
+        """Continue from a copy of ``game`` (a core state of this env's game and parameters).
+
+        The state is checked as a saved game is: one the rules cannot reach raises
+        :class:`~tabletop_envs.core.errors.InvalidStateError` and the env is unchanged.
+        """
         if type(game) is not self.game_class or game.params != self.params:
             raise ValueError(
                 f"{self.env_spec.name} with {self.params} cannot load a "
                 f"{type(game).__name__} with {getattr(game, 'params', None)}"
             )
-        self.game = game.clone()
+        try:
+            text = game.to_json()
+        except (TypeError, ValueError) as err:  # e.g. a field set to a non-JSON value
+            raise InvalidStateError("state", f"cannot be saved ({err})") from None
+        self.game = self.game_class.from_json(text)
         self._start()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

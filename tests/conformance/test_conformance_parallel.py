@@ -170,6 +170,8 @@ def test_parallel_errors(name: str) -> None:
     with pytest.raises(RuntimeError, match="reset"):
         env.step({})
     obs, _ = env.reset(seed=0)
+    with pytest.raises(TypeError, match="dict"):
+        env.step([0])
     with pytest.raises(ValueError, match="every acting agent"):
         env.step({})
     with pytest.raises(ValueError, match="unknown agents"):

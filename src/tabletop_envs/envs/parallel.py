@@ -9,6 +9,7 @@ actions are ignored. The games, spaces, seeding and rendering are those of the A
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium
@@ -101,6 +102,10 @@ class TabletopParallelEnv(ParallelEnv):
             raise RuntimeError(f"{self.env_spec.name}: call reset() before step()")
         if not self.agents:
             raise RuntimeError(f"{self.env_spec.name}: the game is over; call reset()")
+        if not isinstance(actions, Mapping):
+            raise TypeError(
+                f"actions must be a dict {{agent: action}}, got {type(actions).__name__}"
+            )
         names = self.possible_agents
         unknown = sorted(set(actions) - set(names), key=str)
         if unknown:
@@ -134,7 +139,7 @@ class TabletopParallelEnv(ParallelEnv):
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
-    def _play(self, game: GameState, moves: list[tuple[int, Any]]) -> dict[int, Exception]:
+    def _play(self, game: GameState, moves: list[tuple[int, Any]]) -> dict[int, IllegalActionError]:
         """Apply ``moves`` in order, all or none; return the illegal ones when penalized."""
         if len(moves) == 1:  # one mover: the core checks it and stays unchanged if illegal
             try:
@@ -144,7 +149,7 @@ class TabletopParallelEnv(ParallelEnv):
                     raise
                 return {moves[0][0]: err}
             return {}
-        errors = {}
+        errors: dict[int, IllegalActionError] = {}
         for seat, action in moves:  # check every choice before applying any
             err = _check_choice(game, seat, action)
             if err is not None:

@@ -1,6 +1,8 @@
 """tabletop_envs: tabletop games as PettingZoo AEC environments on one shared rules core.
 
-Create envs with :func:`make` or the versioned modules (``tabletop_envs.iris_v0.env()``).
+Create envs with :func:`make` or the versioned modules (``tabletop_envs.iris_v0.env()``), their
+Parallel views with :func:`make_parallel` (``iris_v0.parallel_env()``), and a single-agent
+Gymnasium view with ``gymnasium.make("tabletop_envs/Iris-v0")`` (ids registered on import).
 """
 
 from tabletop_envs.core.errors import (
@@ -8,7 +10,10 @@ from tabletop_envs.core.errors import (
     InvalidParameterError,
     InvalidStateError,
 )
-from tabletop_envs.envs.registry import make, registered_envs
+from tabletop_envs.envs.gym_ids import register_gym_ids
+from tabletop_envs.envs.registry import make, make_parallel, registered_envs
+
+register_gym_ids()
 
 __version__ = "0.1.0"
 
@@ -18,5 +23,6 @@ __all__ = [
     "InvalidStateError",
     "__version__",
     "make",
+    "make_parallel",
     "registered_envs",
 ]

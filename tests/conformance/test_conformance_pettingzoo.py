@@ -6,8 +6,9 @@ Which of ``pettingzoo.test`` apply:
   ``seed_test`` and ``render_test`` (ansi and rgb_array): run here.
 * ``max_cycles_test``: no — the envs have no ``max_cycles`` (games end by their rules, within
   ``spec.max_game_length``, checked in the playout tests).
-* ``parallel_api_test`` / ``parallel_seed_test``: no — turn-based games, ``is_parallelizable``
-  is False.
+* ``parallel_api_test`` / ``parallel_seed_test``: on the Parallel views, in
+  ``test_conformance_parallel`` (the AEC envs are not parallel in disguise:
+  ``is_parallelizable`` is False).
 * ``state_test``: no — ``state()`` is deliberately not offered (hidden information, egocentric
   views); ``test_conformance_env`` checks that it says so.
 * ``bombardment_test``: no — it repeats ``api_test``'s observation checks over many resets; the

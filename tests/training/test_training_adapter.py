@@ -137,14 +137,15 @@ def test_seeded_resets_replay(name: str) -> None:
 
 @pytest.mark.parametrize("name", ENVS)
 def test_illegal_action_policies(name: str) -> None:
-    env = SingleAgentEnv(name)
+    env = SingleAgentEnv(name, illegal_action="raise")
     env.reset(seed=0)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     before = env.game.to_json()
     with pytest.raises(IllegalActionError):
         env.step(illegal)
     assert env.game.to_json() == before
-    penal = SingleAgentEnv(name, illegal_action="penalize")
+    penal = SingleAgentEnv(name)  # the default: penalize
+    assert penal.aec.illegal_action == "penalize"
     penal.reset(seed=0)
     _, reward, terminated, _, info = penal.step(illegal)
     assert terminated and reward == -1.0 and "illegal_action" in info

@@ -28,8 +28,8 @@ TINY = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "policy_kwargs": {"net_a
 
 @pytest.mark.parametrize("name", ENVS)
 def test_check_env(name: str) -> None:
-    # check_env steps with unmasked random actions: the penalizing variant ends those episodes
-    env = SingleAgentEnv(name, illegal_action="penalize")
+    # check_env steps with unmasked random actions: the default "penalize" ends those episodes
+    env = SingleAgentEnv(name)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no SB3 compatibility warning either
         check_env(env, warn=True)

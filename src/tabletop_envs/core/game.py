@@ -117,6 +117,27 @@ class GameState(ABC):
         """Return the legal action ids, ascending."""
         return np.flatnonzero(self.legal_mask()).tolist()
 
+    def acting_seats(self) -> tuple[int, ...]:
+        """Return the seats that act now, in the order :meth:`apply` takes their actions.
+
+        A turn-based position has one acting seat, the mover; ``()`` once the game is over. A
+        game with simultaneous moves lists every seat of the round that has yet to act: each
+        one's legal actions (:meth:`legal_mask_of`) and observation must not depend on what
+        the others before it in the round choose, so the round may be played as one joint step.
+        """
+        return () if self.is_terminal else (self.current_player,)
+
+    def legal_mask_of(self, seat: int) -> np.ndarray:
+        """Return a fresh mask of ``seat``'s legal actions in the current round.
+
+        For a seat of :meth:`acting_seats`: the :meth:`legal_mask` it will get when its turn
+        to act comes, whatever the seats before it play; all zeros for any other seat.
+        """
+        seat = self._check_seat(seat)
+        if seat == self.current_player:
+            return self.legal_mask()
+        return np.zeros(self.spec.num_actions, dtype=np.int8)
+
     @abstractmethod
     def apply(self, action: int) -> None:
         """Play ``action`` for the current player.

@@ -75,6 +75,17 @@ def make(name: str, **kwargs: Any) -> Any:
     return TabletopEnv(env_spec(name), **kwargs)
 
 
+def make_parallel(name: str, **kwargs: Any) -> Any:
+    """Create the PettingZoo Parallel view of a registered env (same keywords as :func:`make`).
+
+    Each step plays every acting agent at once: the mover of a turn-based position, every seat
+    of a simultaneous round (Irk's choose phase); see ``docs/conventions.md``.
+    """
+    from tabletop_envs.envs.parallel import TabletopParallelEnv
+
+    return TabletopParallelEnv(env_spec(name), **kwargs)
+
+
 register(
     EnvSpec(
         name="iris_v0",

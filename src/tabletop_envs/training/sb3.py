@@ -13,6 +13,7 @@ This module imports neither torch nor stable-baselines3: :class:`PolicyAgent` on
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 from collections.abc import Sequence
 from typing import Any
@@ -21,9 +22,11 @@ import gymnasium
 import numpy as np
 
 from tabletop_envs.agents.base import Agent, RandomAgent
+from tabletop_envs.agents.registry import make_agent
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_choice
-from tabletop_envs.envs.registry import make
+from tabletop_envs.envs.registry import env_spec, make
 
 #: How the learner's seat is chosen at each reset.
 SEAT_MODES = ("alternate", "random")
@@ -134,20 +137,23 @@ class OpponentPool:
         return len(self.agents)
 
 
-OpponentSpec = Agent | OpponentPool | Sequence[Agent] | None
+OpponentSpec = Agent | str | OpponentPool | Sequence[Agent | str] | None
 
 
 class SingleAgentEnv(gymnasium.Env):
     """One learning seat of a registered env; the other seats are played by opponents inside.
 
     - ``env_name`` / ``env_kwargs``: as :func:`tabletop_envs.make` (game parameters).
-    - ``opponent``: an :class:`Agent`, a list of agents or an :class:`OpponentPool` (one drawn
-      per opponent seat per episode), or ``None`` for :class:`RandomAgent`.
+    - ``opponent``: an :class:`Agent` or an agent spec string (``"greedy"``,
+      ``"mcts:iterations=200"``: see :func:`~tabletop_envs.agents.make_agent`), a list of them
+      or an :class:`OpponentPool` (one drawn per opponent seat per episode), or ``None`` for
+      :class:`RandomAgent`.
     - ``learner_seat``: a seat number, ``"alternate"`` (0, 1, …, n-1, 0, … per episode) or
       ``"random"`` (drawn per episode).
-    - ``illegal_action``: ``"raise"`` (the env's raw behaviour, the default: a masked learner
-      never plays an illegal action) or ``"penalize"`` (the episode ends with the env's
-      illegal-action reward for the learner; for unmasked algorithms and checkers).
+    - ``illegal_action``: ``"penalize"`` (the default: an action of the action space that the
+      rules refuse ends the episode with the env's illegal-action reward -1 for the learner, as
+      Gymnasium's ``check_env`` and unmasked algorithms expect; a masked learner never plays
+      one) or ``"raise"`` (``IllegalActionError``, the state unchanged).
     - ``reward``: ``"own"`` (default) pays the learner's own return; ``"margin"`` pays its
       return minus the best opponent's (with a game's ``reward="score"`` parameter: the score
       margin, a richer training signal that still ranks games as wins do), times
@@ -162,7 +168,7 @@ class SingleAgentEnv(gymnasium.Env):
     end, the game's result details and ``learner_return``.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"]}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -170,7 +176,7 @@ class SingleAgentEnv(gymnasium.Env):
         *,
         opponent: OpponentSpec = None,
         learner_seat: int | str = "alternate",
-        illegal_action: str = "raise",
+        illegal_action: str = "penalize",
         render_mode: str | None = None,
         flatten: bool = True,
         reward: str = "own",
@@ -217,14 +223,18 @@ class SingleAgentEnv(gymnasium.Env):
 
     # ---- opponents ----------------------------------------------------------------------
     def set_opponent(self, opponent: OpponentSpec) -> None:
-        """Replace the opponent(s) from the next episode on."""
+        """Replace the opponent(s) from the next episode on (agent spec strings are built)."""
         if opponent is None:
             opponent = RandomAgent()
-        if isinstance(opponent, Agent):
-            opponent = OpponentPool([opponent])
+        if isinstance(opponent, (Agent, str)):
+            opponent = OpponentPool([self._agent(opponent)])
         elif not isinstance(opponent, OpponentPool):
-            opponent = OpponentPool(list(opponent))
+            opponent = OpponentPool([self._agent(a) for a in opponent])
         self.pool = opponent
+
+    def _agent(self, agent: Agent | str) -> Agent:
+        """Return ``agent``, building it first if it is an agent spec string."""
+        return make_agent(agent, self.env_name) if isinstance(agent, str) else agent
 
     def add_opponent(self, agent: Agent, weight: float = 1.0) -> None:
         """Add an agent to the opponent pool (e.g. a snapshot of the learner, for self-play)."""
@@ -327,3 +337,42 @@ class SingleAgentEnv(gymnasium.Env):
     def game(self) -> GameState | None:
         """Return the core state of the current game (read it; do not modify it)."""
         return self.aec.game
+
+
+#: Keywords of :func:`make_single_agent_env` that go to the adapter, not to the game.
+ADAPTER_KEYWORDS = (
+    "opponent",
+    "learner_seat",
+    "illegal_action",
+    "render_mode",
+    "flatten",
+    "reward",
+    "reward_scale",
+)
+
+
+def make_single_agent_env(
+    env_name: str, *, env_kwargs: dict[str, Any] | None = None, **kwargs: Any
+) -> SingleAgentEnv:
+    """Build a :class:`SingleAgentEnv` from flat keywords: the entry point of ``gymnasium.make``.
+
+    The adapter's keywords (``ADAPTER_KEYWORDS``) configure the adapter; every other keyword is a
+    game parameter (``board_size=7``, ``num_players=3``), merged into ``env_kwargs``. ``reward``
+    is the adapter's (``"own"`` or ``"margin"``): a game's own ``reward`` parameter goes in
+    ``env_kwargs``.
+    """
+    adapter = {k: kwargs.pop(k) for k in ADAPTER_KEYWORDS if k in kwargs}
+    reward = adapter.get("reward", "own")
+    if reward not in REWARD_MODES:
+        raise InvalidParameterError(
+            f"reward is the adapter's reward mode, one of {', '.join(REWARD_MODES)}; got "
+            f"{reward!r} (a game's reward parameter goes in env_kwargs={{'reward': {reward!r}}})"
+        )
+    params = [f.name for f in dataclasses.fields(env_spec(env_name).load_game().params_class)]
+    unknown = sorted(set(kwargs) - set(params))
+    if unknown:
+        raise InvalidParameterError(
+            f"{env_name}: unknown keywords {unknown}; the adapter's are "
+            f"{', '.join(ADAPTER_KEYWORDS)} and env_kwargs, the game's {', '.join(params)}"
+        )
+    return SingleAgentEnv(env_name, env_kwargs={**(env_kwargs or {}), **kwargs}, **adapter)

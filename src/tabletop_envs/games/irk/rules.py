@@ -330,6 +330,28 @@ class IrkState(PhasedGameState):
         """Return a fresh int8 mask of the legal actions (all zeros once the game is over)."""
         return self._legal().copy()
 
+    def acting_seats(self) -> tuple[int, ...]:
+        """Return the seats still to choose this round (choose phase), else the placer alone.
+
+        Choices are simultaneous: a seat's hand and view do not change while the others choose,
+        so the choose phase may be one joint step, applied from ``to_move`` in seat order.
+        """
+        if self.phase == CHOOSE:
+            n = self.params.num_players
+            return tuple(s for s in relative_seats(self.to_move, n) if self.chosen[s] < 0)
+        return () if self.phase == OVER else (self.to_move,)
+
+    def legal_mask_of(self, seat: int) -> np.ndarray:
+        """Return ``seat``'s legal actions: its hand if it has yet to choose, else as the mover."""
+        seat = self._check_seat(seat)
+        if self.phase == CHOOSE and self.chosen[seat] < 0:
+            mask = np.zeros(self.spec.num_actions, dtype=np.int8)
+            mask[self.hands[seat]] = 1
+            return mask
+        if seat == self.current_player:
+            return self.legal_mask()
+        return np.zeros(self.spec.num_actions, dtype=np.int8)
+
     def apply(self, action: int) -> None:
         """Play ``action`` for the seat to move; IllegalActionError leaves the state as is."""
         if type(action) is not int:

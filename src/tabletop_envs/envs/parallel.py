@@ -1,0 +1,208 @@
+"""One PettingZoo Parallel view for every game of the library.
+
+A step plays every seat of the core's :meth:`~tabletop_envs.core.GameState.acting_seats` at
+once: the mover alone in a turn-based position, every seat still to choose in a simultaneous
+round (Irk's choose phase). Agents that do not act have an all-zeros ``action_mask`` and their
+actions are ignored. The games, spaces, seeding and rendering are those of the AEC env
+(:class:`~tabletop_envs.envs.aec.TabletopEnv`) built with the same arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import ParallelEnv
+
+from tabletop_envs.core.errors import IllegalActionError
+from tabletop_envs.core.game import GameState
+from tabletop_envs.envs.aec import ILLEGAL_ACTION_REWARD, TabletopEnv
+from tabletop_envs.envs.registry import EnvSpec
+
+Obs = dict[str, np.ndarray]
+
+
+class TabletopParallelEnv(ParallelEnv):
+    """A PettingZoo ``ParallelEnv`` over any :class:`GameState` subclass.
+
+    Keyword arguments are those of the AEC env (the game's parameters, ``render_mode``,
+    ``illegal_action``). ``step(actions)`` needs an entry for every acting agent (those with a
+    non-zero ``action_mask``); entries of the other live agents are ignored. Under
+    ``illegal_action="penalize"`` an illegal action ends the game with -1 for each agent that
+    played one and 0 for the others; under ``"raise"`` it raises
+    :class:`~tabletop_envs.IllegalActionError` and the game is unchanged.
+    """
+
+    def __init__(self, env_spec: EnvSpec, **kwargs: Any) -> None:
+        # The AEC env validates the arguments, builds the spaces and deals the games; this
+        # view plays its core state directly and never uses its turn bookkeeping.
+        self._aec = TabletopEnv(env_spec, **kwargs)
+        self.env_spec = env_spec
+        self.params = self._aec.params
+        self.game_spec = self._aec.game_spec
+        self.render_mode = self._aec.render_mode
+        self.illegal_action = self._aec.illegal_action
+        self.metadata = {**self._aec.metadata, "is_parallelizable": True}
+        self.possible_agents = self._aec.possible_agents[:]
+        self.agents: list[str] = []
+        self.observation_spaces = self._aec.observation_spaces
+        self.action_spaces = self._aec.action_spaces
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._zero_mask = np.zeros(self.game_spec.num_actions, dtype=np.int8)
+        self._acting: tuple[int, ...] = ()
+
+    # ---- spaces -------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        """Return the observation space of ``agent`` (the same for every agent)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        """Return the action space of ``agent`` (the same for every agent)."""
+        return self.action_spaces[agent]
+
+    @property
+    def game(self) -> GameState | None:
+        """Return the core state of the current game (read it; do not modify it)."""
+        return self._aec.game
+
+    # ---- PettingZoo API -----------------------------------------------------------------
+    def reset(
+        self, seed: int | None = None, options: dict | None = None
+    ) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
+        """Start a new game (the AEC env's game for the same seed); return observations, infos."""
+        self._aec.reset(seed=seed, options=options)
+        return self._start()
+
+    def load_state(self, game: GameState) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
+        """Continue from a copy of ``game``; return the observations and infos there."""
+        self._aec.load_state(game)
+        return self._start()
+
+    def _start(self) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
+        game = self._aec.game
+        self._acting = game.acting_seats()
+        self.agents = [] if game.is_terminal else self.possible_agents[:]
+        infos = {a: game.result_info() if game.is_terminal else {} for a in self.possible_agents}
+        return self._observations(self.possible_agents), infos
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, Obs],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """Play the acting agents' actions at once; return the five per-agent dicts."""
+        game = self._aec.game
+        if game is None:
+            raise RuntimeError(f"{self.env_spec.name}: call reset() before step()")
+        if not self.agents:
+            raise RuntimeError(f"{self.env_spec.name}: the game is over; call reset()")
+        if not isinstance(actions, Mapping):
+            raise TypeError(
+                f"actions must be a dict {{agent: action}}, got {type(actions).__name__}"
+            )
+        names = self.possible_agents
+        unknown = sorted(set(actions) - set(names), key=str)
+        if unknown:
+            raise ValueError(f"unknown agents {unknown} in actions; agents are {names}")
+        missing = [names[s] for s in self._acting if names[s] not in actions]
+        if missing:
+            raise ValueError(
+                f"actions lacks {missing}: every acting agent (non-zero action_mask) must act; "
+                f"acting now: {[names[s] for s in self._acting]}"
+            )
+        live = self.agents
+        errors = self._play(game, [(seat, actions[names[seat]]) for seat in self._acting])
+        rewards = dict.fromkeys(live, 0.0)
+        infos: dict[str, dict[str, Any]] = {a: {} for a in live}
+        if errors:  # penalized: the game ends, the core state is as before the step
+            for seat, err in errors.items():
+                rewards[names[seat]] = ILLEGAL_ACTION_REWARD
+                infos[names[seat]] = {"illegal_action": str(err)}
+            self._acting = ()
+        else:
+            self._acting = game.acting_seats()
+            if game.is_terminal:
+                returns, result = game.returns(), game.result_info()
+                rewards = {a: float(returns[self._seat_of[a]]) for a in live}
+                infos = {a: dict(result) for a in live}
+        over = not self._acting
+        terminations = dict.fromkeys(live, over)
+        truncations = dict.fromkeys(live, False)
+        observations = self._observations(live)
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def _play(self, game: GameState, moves: list[tuple[int, Any]]) -> dict[int, IllegalActionError]:
+        """Apply ``moves`` in order, all or none; return the illegal ones when penalized."""
+        if len(moves) == 1:  # one mover: the core checks it and stays unchanged if illegal
+            try:
+                game.apply(moves[0][1])
+            except IllegalActionError as err:
+                if self.illegal_action == "raise":
+                    raise
+                return {moves[0][0]: err}
+            return {}
+        errors: dict[int, IllegalActionError] = {}
+        for seat, action in moves:  # check every choice before applying any
+            err = _check_choice(game, seat, action)
+            if err is not None:
+                if self.illegal_action == "raise":
+                    raise err
+                errors[seat] = err
+        if errors:
+            return errors
+        for seat, action in moves:
+            if game.current_player != seat:
+                raise RuntimeError(
+                    f"{game.game_name}: acting_seats() listed seat {seat} but seat "
+                    f"{game.current_player} is to move"
+                )
+            game.apply(int(action))
+        return {}
+
+    def _observations(self, agents: list[str]) -> dict[str, Obs]:
+        game = self._aec.game
+        acting = self._acting
+        out = {}
+        for agent in agents:
+            seat = self._seat_of[agent]
+            mask = game.legal_mask_of(seat) if seat in acting else self._zero_mask.copy()
+            out[agent] = {"observation": game.observation(seat), "action_mask": mask}
+        return out
+
+    def render(self) -> str | np.ndarray | None:
+        """Return the ansi text or the RGB image of the position (per ``render_mode``)."""
+        return self._aec.render()
+
+    def state(self) -> np.ndarray:
+        """Not offered: the games have hidden information or egocentric views only."""
+        return self._aec.state()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def __str__(self) -> str:
+        return self.env_spec.name
+
+
+def _check_choice(game: GameState, seat: int, action: Any) -> IllegalActionError | None:
+    """Return the error for ``seat``'s ``action`` of a joint step, or None if it is legal."""
+    n = game.spec.num_actions
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        return IllegalActionError(action, seat, f"an action is an integer id from 0 to {n - 1}")
+    if not 0 <= action < n:
+        return IllegalActionError(action, seat, f"action ids run from 0 to {n - 1}")
+    mask = game.legal_mask_of(seat)
+    if not mask[action]:
+        legal = np.flatnonzero(mask).tolist()
+        return IllegalActionError(
+            action, seat, f"not among this seat's legal actions this round {legal}"
+        )
+    return None

@@ -27,6 +27,8 @@ from tabletop_envs.games.iris.tables import (
 
 #: The keys of a saved Iris state.
 STATE_KEYS = ("board", "to_move", "phase", "pending", "passed_last", "steps")
+#: What a board value means.
+_HOLDS = ("nothing", "a Black stone", "a White stone")
 
 
 class SavedIris(NamedTuple):
@@ -98,18 +100,22 @@ def _check_turn(state: SavedIris, tables: IrisTables, auto_forced: bool) -> None
         raise InvalidStateError(
             "state.phase", f"the board is full, so the game is over, not in the {name!r} phase"
         )
-    opening = empty == tables.board.num_cells and state.to_move == BLACK
-    if phase == OPENING and not opening:
-        raise InvalidStateError(
-            "state.phase", "the opening is Black's first stone: an empty board, Black to move"
-        )
-    if opening and phase != OPENING:
+    bare = empty == tables.board.num_cells and state.to_move == BLACK
+    if phase == OPENING:
+        if not bare:
+            raise InvalidStateError(
+                "state.phase", "the opening is Black's first stone: an empty board, Black to move"
+            )
+        if state.passed_last:
+            raise InvalidStateError("state.passed_last", "nobody has passed before the opening")
+        if state.steps:
+            raise InvalidStateError("state.steps", "no step comes before the opening")
+    elif bare and not state.passed_last:
         raise InvalidStateError(
             "state.phase",
-            f"an empty board with Black to move is the opening, not the {name!r} phase",
+            f"an empty board with Black to move and no pass before is the opening, "
+            f"not the {name!r} phase",
         )
-    if phase == OPENING and state.passed_last:
-        raise InvalidStateError("state.passed_last", "nobody has passed before the opening")
 
 
 def _check_first_stone(state: SavedIris, tables: IrisTables, auto_forced: bool) -> None:
@@ -128,13 +134,16 @@ def _check_first_stone(state: SavedIris, tables: IrisTables, auto_forced: bool) 
     if state.board[pending] != state.to_move + 1:
         raise InvalidStateError(
             "state.pending",
-            f"cell {pending} must hold the first stone of the player to move ({state.to_move})",
+            f"the first stone's cell {_cell(tables, pending)} holds {_HOLDS[state.board[pending]]}"
+            f", not a stone of the player to move ({_HOLDS[state.to_move + 1]})",
         )
     colored = tables.colored[pending]
     if colored != (phase == SECOND_OPPOSITE):
         kind = "colored" if phase == SECOND_OPPOSITE else "gray"
         raise InvalidStateError(
-            "state.pending", f"the first stone of the {name!r} phase is on a {kind} cell"
+            "state.pending",
+            f"the first stone of the {name!r} phase is on a {kind} cell, "
+            f"and {_cell(tables, pending)} is not",
         )
     if colored:
         return  # the opposite cell is empty: checked with the pairs
@@ -143,7 +152,7 @@ def _check_first_stone(state: SavedIris, tables: IrisTables, auto_forced: bool) 
     if free != (phase == SECOND_GRAY):
         raise InvalidStateError(
             "state.phase",
-            f"an empty gray cell not next to the first stone at {pending} "
+            f"an empty gray cell not next to the first stone at {_cell(tables, pending)} "
             f"{'exists' if free else 'does not exist'}, so the phase is "
             f"{PHASE_NAMES[SECOND_GRAY if free else FORFEIT]!r}, not {name!r}",
         )
@@ -160,15 +169,23 @@ def _check_pairs(state: SavedIris, tables: IrisTables) -> None:
     for idx in tables.colored_cells:
         other = tables.opposite[idx]
         if forced in (idx, other):
-            if board[tables.opposite[forced]]:
+            target = tables.opposite[forced]
+            if board[target]:
                 raise InvalidStateError(
-                    f"state.board[{tables.opposite[forced]}]",
-                    f"the cell opposite the first stone at {forced} must be empty "
-                    "in the 'forced opposite' phase",
+                    f"state.board[{target}]",
+                    f"the cell {_cell(tables, target)} opposite the first stone at "
+                    f"{_cell(tables, forced)} must be empty in the 'forced opposite' phase",
                 )
         elif board[idx] != board[other]:
             raise InvalidStateError(
                 f"state.board[{idx}]",
-                f"colored cells are filled in opposite pairs by one player: cell {idx} holds "
-                f"{board[idx]} and its opposite {other} holds {board[other]}",
+                f"colored cells are filled in opposite pairs by one player: "
+                f"{_cell(tables, idx)} holds {_HOLDS[board[idx]]} and its opposite "
+                f"{_cell(tables, other)} holds {_HOLDS[board[other]]}",
             )
+
+
+def _cell(tables: IrisTables, idx: int) -> str:
+    """Return ``"(q, r)"`` of a cell index."""
+    q, r = tables.board.coord(idx)
+    return f"({q}, {r})"

@@ -205,24 +205,26 @@ def _check_turns(state: SavedIsis, n: int) -> None:
 def _check_record(state: SavedIsis, n: int) -> None:
     """Raise unless ``steps``, ``placed_at`` and ``acted_at`` replay as turns in seat order.
 
-    A stone turn is one step, a tile turn two (reveal, place): the last turns were played since
-    a laid-out start (step 0, where every record is 0), and a tile placed at step ``k`` ends a
-    tile turn. Walking the turns from that start rebuilds the record, which must match.
+    The record counts steps since a start where every entry is 0: the set-up, or a position
+    laid out by ``from_position`` (whose tile in hand, if any, was revealed before the start).
+    A stone turn is one step; a tile turn two, reveal then place, and ``placed_at`` holds the
+    step of its placement. So a tile placed at step 1 ends a turn begun before the start, and
+    walking the turns since the start rebuilds every seat's last step, which must match.
     """
-    placing = state.phase == PLACE
     ends = sorted(p for p in state.placed_at if p)
     if len(set(ends)) != len(ends):
         raise InvalidStateError("state.placed_at", "two tiles cannot be placed at the same step")
+    revealed = state.phase == PLACE and state.steps > 0  # the last step revealed the tile in hand
+    begun = 1 in ends  # the first turn since the start placed a tile revealed before it
     filled = sum(1 for seat, v in zip(state.owner, state.tiles, strict=True) if seat >= 0 or v)
-    played = state.steps - len(ends) - placing  # turns since the start
+    played = state.steps - len(ends) - revealed + begun  # turns since the start
     if not 0 <= played <= filled:
         raise InvalidStateError(
             "state.steps",
             f"{state.steps} steps with {len(ends)} tiles placed since the start "
-            f"{'and a tile in hand ' if placing else ''}make {played} turns, but "
+            f"{'and a tile revealed ' if revealed else ''}make {played} turns, but "
             f"{filled} squares are filled",
         )
-    tiles_each = MATERIAL[n][1]
     tile_ends = set(ends)
     step = 0
     last = [0] * n
@@ -230,21 +232,23 @@ def _check_record(state: SavedIsis, n: int) -> None:
     tile_turns = [0] * n
     for turn in range(filled - played, filled):
         seat = turn % n
-        if step + 2 in tile_ends:
-            step += 2
+        length = 1 if step == 0 and begun else 2
+        if step + length in tile_ends:
             tile_turns[seat] += 1
         else:
-            step += 1
+            length = 1
             stone_turns[seat] += 1
+        step += length
         last[seat] = step
     if sum(tile_turns) != len(ends):
         raise InvalidStateError(
             "state.placed_at",
-            f"the tile placement steps {ends} do not end tile turns of {state.steps} steps "
-            f"in seat order",
+            f"the tile placement steps {ends} do not end tile turns (reveal, place) among "
+            f"{state.steps} steps of turns in seat order",
         )
-    if placing:
-        last[state.to_move] = state.steps  # the reveal
+    if revealed:
+        last[state.to_move] = state.steps
+    tiles_each = MATERIAL[n][1]
     for seat in range(n):
         if state.acted_at[seat] != last[seat]:
             raise InvalidStateError(
@@ -252,7 +256,8 @@ def _check_record(state: SavedIsis, n: int) -> None:
                 f"the turns in seat order give seat {seat} its last step at {last[seat]}, "
                 f"got {state.acted_at[seat]}",
             )
-        tiles_played = tiles_each - len(state.stacks[seat]) - (placing and seat == state.to_move)
+        in_hand = state.phase == PLACE and seat == state.to_move
+        tiles_played = tiles_each - len(state.stacks[seat]) - in_hand
         if stone_turns[seat] > state.owner.count(seat) or tile_turns[seat] > tiles_played:
             raise InvalidStateError(
                 "state.placed_at",

@@ -133,6 +133,12 @@ CASES: dict[str, tuple[Callable[[], IsisOsirisState], Edit, str, str]] = {
         "state.stones_left[0]",
         "so 5 left, got 6",
     ),
+    "more_stones_than_dealt": (
+        _three,
+        _edits(lambda d: d["owner"].__setitem__(slice(10, 18), [0] * 8), _set(to_move=2)),
+        "state.owner",
+        "seat 0 has 9 stones on the board of its 6",
+    ),
     "stone_of_the_wrong_seat": (
         _three,
         _edits(_item("owner", 0, 1), _set(stones_left=[6, 5, 6])),

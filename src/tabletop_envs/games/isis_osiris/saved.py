@@ -73,7 +73,7 @@ def check_saved_state(data: Any, num_players: int) -> SavedIsis:
     steps = read_int(data, "steps", 0, max_game_length(n))
     state = SavedIsis(
         owner=read_int_list(data, "owner", -1, n - 1, NUM_SQUARES),
-        tiles=[_tile(v, f"state.tiles[{sq}]", 0) for sq, v in enumerate(_list(data, "tiles"))],
+        tiles=_read_tiles(data, "tiles", NUM_SQUARES, empty=0),
         placed_at=read_int_list(data, "placed_at", 0, steps, NUM_SQUARES),
         acted_at=read_int_list(data, "acted_at", 0, steps, n),
         stacks=[
@@ -83,7 +83,7 @@ def check_saved_state(data: Any, num_players: int) -> SavedIsis:
             ]
             for s, stack in enumerate(check_list(data["stacks"], "state.stacks", n))
         ],
-        unused=[_tile(v, f"state.unused[{i}]") for i, v in enumerate(_list(data, "unused"))],
+        unused=_read_tiles(data, "unused"),
         stones_left=read_int_list(data, "stones_left", 0, stones, n),
         to_move=read_int(data, "to_move", 0, n - 1),
         phase=read_int(data, "phase", 0, len(PHASE_NAMES) - 1),
@@ -107,8 +107,12 @@ def check_saved_state(data: Any, num_players: int) -> SavedIsis:
     return state
 
 
-def _list(data: Any, key: str) -> list[Any]:
-    return check_list(data[key], f"state.{key}", NUM_SQUARES if key == "tiles" else None)
+def _read_tiles(
+    data: Any, key: str, length: int | None = None, empty: int | None = None
+) -> list[int]:
+    """Return ``data[key]`` if it is a list of tile values (or ``empty``), else raise."""
+    items = check_list(data[key], f"state.{key}", length)
+    return [_tile(v, f"state.{key}[{i}]", empty) for i, v in enumerate(items)]
 
 
 def _tile(value: object, field: str, empty: int | None = None) -> int:
@@ -187,6 +191,10 @@ def _check_turns(state: SavedIsis, n: int) -> None:
     for seat in range(n):
         turns = filled // n + (seat < filled % n)
         on_board = state.owner.count(seat)
+        if on_board > stones:
+            raise InvalidStateError(
+                "state.owner", f"seat {seat} has {on_board} stones on the board of its {stones}"
+            )
         if state.stones_left[seat] != stones - on_board:
             raise InvalidStateError(
                 f"state.stones_left[{seat}]",

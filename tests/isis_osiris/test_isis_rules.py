@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError
+from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError, InvalidStateError
 from tabletop_envs.games.isis_osiris import IsisOsirisState
 from tabletop_envs.games.isis_osiris.rules import PLACE, TURN
 from tabletop_envs.games.isis_osiris.tables import (
@@ -380,5 +380,5 @@ def test_memory_record_survives_json_clone_and_counts_in_equality() -> None:
     assert other != game
     data = json.loads(game.to_json())
     data["state"]["placed_at"] = data["state"]["placed_at"][:35]
-    with pytest.raises(InvalidParameterError, match="placed_at"):
+    with pytest.raises(InvalidStateError, match="placed_at"):
         IsisOsirisState.from_json(json.dumps(data))

@@ -19,20 +19,23 @@ from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_bool, check_int_range
 from tabletop_envs.core.rng import copy_rng
-from tabletop_envs.games.iris.tables import IrisTables, iris_tables
+from tabletop_envs.games.iris.saved import check_saved_state
+from tabletop_envs.games.iris.tables import (
+    BLACK,
+    FIRST,
+    FORFEIT,
+    OPENING,
+    OVER,
+    PHASE_NAMES,
+    SECOND_GRAY,
+    SECOND_OPPOSITE,
+    WHITE,
+    IrisTables,
+    iris_tables,
+)
 
 MIN_SIDE, MAX_SIDE = 3, 16
-BLACK, WHITE = 0, 1
 PLAYER_NAMES = ("Black", "White")
-
-# Phases of a turn.
-OPENING = 0  # Black's single gray stone
-FIRST = 1  # first stone of a two-stone turn, or pass
-SECOND_OPPOSITE = 2  # the forced opposite cell
-SECOND_GRAY = 3  # an empty gray cell not adjacent to the first stone
-FORFEIT = 4  # no legal second stone: only "pass" (forfeit) is legal
-OVER = 5
-PHASE_NAMES = ("opening", "first stone", "forced opposite", "second gray stone", "forfeit", "over")
 
 #: Channels of the observation (last axis), egocentric: "own" is the observing seat.
 CHANNELS = (
@@ -153,10 +156,17 @@ class IrisState(PhasedGameState):
                 )
         if to_move not in (BLACK, WHITE):
             raise InvalidParameterError(f"to_move must be 0 (Black) or 1 (White), got {to_move}")
+        check_bool("passed_last", passed_last)
+        any_stone = any(state.board)
+        opening = not any_stone and to_move == BLACK
+        if opening and passed_last:
+            raise InvalidParameterError(
+                "passed_last must be False at the opening (an empty board, Black to move): "
+                "nobody has passed before the first stone"
+            )
         state.to_move = to_move
         state.passed_last = passed_last
-        any_stone = any(state.board)
-        state.phase = FIRST if any_stone or to_move == WHITE else OPENING
+        state.phase = OPENING if opening else FIRST
         state._derive()
         if state.empty_left == 0:
             state._finish()
@@ -460,14 +470,18 @@ class IrisState(PhasedGameState):
             "steps": self.steps,
         }
 
-    def _load_state_dict(self, data: dict[str, Any]) -> None:
+    def _load_state_dict(self, data: Any) -> None:
+        """Restore a saved position after checking it (``saved.py``: InvalidStateError)."""
         self.tables = iris_tables(self.params.board_size)
-        self.board = [int(v) for v in data["board"]]
-        self.to_move = int(data["to_move"])
-        self.phase = int(data["phase"])
-        self.pending = int(data["pending"])
-        self.passed_last = bool(data["passed_last"])
-        self.steps = int(data["steps"])
+        saved = check_saved_state(
+            data, self.tables, self.params.auto_forced, self.spec.max_game_length
+        )
+        self.board = saved.board
+        self.to_move = saved.to_move
+        self.phase = saved.phase
+        self.pending = saved.pending
+        self.passed_last = saved.passed_last
+        self.steps = saved.steps
         self._derive()
 
 

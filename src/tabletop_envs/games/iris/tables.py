@@ -1,4 +1,4 @@
-"""Per-size precomputed tables of Iris (cached by board side, shared read-only)."""
+"""Static facts of Iris: seats, phases, and per-size tables (cached by board side, read-only)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,17 @@ from functools import cache
 import numpy as np
 
 from tabletop_envs.core.hexgrid import HexBoard, hex_board
+
+BLACK, WHITE = 0, 1
+
+# Phases of a turn.
+OPENING = 0  # Black's single gray stone
+FIRST = 1  # first stone of a two-stone turn, or pass
+SECOND_OPPOSITE = 2  # the forced opposite cell
+SECOND_GRAY = 3  # an empty gray cell not adjacent to the first stone
+FORFEIT = 4  # no legal second stone: only "pass" (forfeit) is legal
+OVER = 5
+PHASE_NAMES = ("opening", "first stone", "forced opposite", "second gray stone", "forfeit", "over")
 
 
 @dataclass(frozen=True, eq=False)

@@ -16,14 +16,13 @@ every seat's observation at its next decision step, then turns face down for it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
 import numpy as np
 
-from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_bool, check_choice, check_int_range
 from tabletop_envs.core.rng import copy_rng, make_rng
@@ -34,6 +33,7 @@ from tabletop_envs.games.isis_osiris.observation import (
     unseen_counts,
     witnessed,
 )
+from tabletop_envs.games.isis_osiris.saved import check_saved_state
 from tabletop_envs.games.isis_osiris.tables import (
     COLS,
     MATERIAL,
@@ -43,10 +43,13 @@ from tabletop_envs.games.isis_osiris.tables import (
     NUM_ACTIONS,
     NUM_SQUARES,
     NUM_TILES,
+    OVER,
+    PLACE,
     REVEAL,
     ROWS,
     TILE_BASE,
     TILE_MIX,
+    TURN,
     VALUE_INDEX,
     all_tiles,
     coord_to_square,
@@ -57,12 +60,6 @@ from tabletop_envs.games.isis_osiris.tables import (
 )
 
 REWARD_MODES = ("win_loss", "score")
-
-# Phases.
-TURN = 0  # start of a turn: a stone on a square, or reveal
-PLACE = 1  # the revealed tile must go on an empty square
-OVER = 2
-PHASE_NAMES = ("turn", "place the revealed tile", "over")
 
 #: Stone letters of the text render, per seat.
 STONE_LETTERS = "ABCD"
@@ -174,11 +171,12 @@ class IsisOsirisState(PhasedGameState):
 
         ``board`` is six rows of six whitespace-separated tokens: ``.`` empty, ``A``-``D`` a
         stone of seat 0-3, ``+2`` / ``-3`` a tile. Turns played so far are the filled squares,
-        so the seat to move is ``filled % n`` and each seat's tiles played are its turns minus
-        its stones; the tiles not on the board are shuffled with ``seed`` into the stacks and
-        the box. ``in_hand`` (a value) starts a tile placement for the seat to move. A full
-        board is scored at once. The board's tiles count as placed before every seat's last
-        step (memory mode shows them face down to everybody). Used by scenario tests.
+        so the seat to move is ``filled % n`` (on a full board, the seat that filled the last
+        square) and each seat's tiles played are its turns minus its stones; the tiles not on
+        the board are shuffled with ``seed`` into the stacks and the box. ``in_hand`` (a value)
+        starts a tile placement for the seat to move. A full board is scored at once. The
+        board's tiles count as placed before every seat's last step (memory mode shows them
+        face down to everybody). Used by scenario tests.
         """
         params = IsisOsirisParams(num_players=num_players, memory=memory, reward=reward)
         n = params.num_players
@@ -215,7 +213,7 @@ class IsisOsirisState(PhasedGameState):
                 )
             pool.remove(in_hand)
         stones, tiles, _ = MATERIAL[n]
-        state.to_move = filled % n if filled < NUM_SQUARES else 0
+        state.to_move = filled % n if filled < NUM_SQUARES else (NUM_SQUARES - 1) % n
         state.stones_left = []
         sizes = []
         for seat in range(n):
@@ -597,28 +595,20 @@ class IsisOsirisState(PhasedGameState):
             "steps": self.steps,
         }
 
-    def _load_state_dict(self, data: Mapping[str, Any]) -> None:
-        self.owner = [int(v) for v in data["owner"]]
-        self.tiles = [int(v) for v in data["tiles"]]
-        self.placed_at = [int(v) for v in data["placed_at"]]
-        self.acted_at = [int(v) for v in data["acted_at"]]
-        self.stacks = [[int(v) for v in s] for s in data["stacks"]]
-        self.unused = [int(v) for v in data["unused"]]
-        self.stones_left = [int(v) for v in data["stones_left"]]
-        self.to_move = int(data["to_move"])
-        self.phase = int(data["phase"])
-        self.in_hand = int(data["in_hand"])
-        self.steps = int(data["steps"])
-        n = self.params.num_players
-        if len(self.stacks) != n or len(self.acted_at) != n:
-            raise InvalidParameterError(
-                f"state has {len(self.stacks)} stacks and {len(self.acted_at)} acted_at "
-                f"entries for {n} players"
-            )
-        if len(self.placed_at) != NUM_SQUARES:
-            raise InvalidParameterError(
-                f"state has {len(self.placed_at)} placed_at entries for {NUM_SQUARES} squares"
-            )
+    def _load_state_dict(self, data: Any) -> None:
+        """Restore a saved position after checking it (``saved.py``: InvalidStateError)."""
+        saved = check_saved_state(data, self.params.num_players)
+        self.owner = saved.owner
+        self.tiles = saved.tiles
+        self.placed_at = saved.placed_at
+        self.acted_at = saved.acted_at
+        self.stacks = saved.stacks
+        self.unused = saved.unused
+        self.stones_left = saved.stones_left
+        self.to_move = saved.to_move
+        self.phase = saved.phase
+        self.in_hand = saved.in_hand
+        self.steps = saved.steps
         self._derive()
 
 

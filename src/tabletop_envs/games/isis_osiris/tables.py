@@ -26,6 +26,12 @@ NUM_TILES = sum(TILE_MIX.values())
 MATERIAL: dict[int, tuple[int, int, int]] = {2: (8, 11, 0), 3: (6, 7, 1), 4: (5, 5, 2)}
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
+# Phases.
+TURN = 0  # start of a turn: a stone on a square, or reveal
+PLACE = 1  # the revealed tile must go on an empty square
+OVER = 2
+PHASE_NAMES = ("turn", "place the revealed tile", "over")
+
 # Action ids: a stone on square s is ``s``; a tile on square s is ``NUM_SQUARES + s``;
 # "reveal the top tile of my stack" is the last id.
 STONE_BASE = 0

@@ -120,14 +120,17 @@ def test_a_tile_with_no_legal_placement_is_discarded_automatically():
         rng = np.random.default_rng(seed)
         while not game.is_terminal:
             before = game.clone()
-            game.apply(random_action(game, rng))
+            action = random_action(game, rng)
+            game.apply(action)
             new = game.discards[len(before.discards) :]
             for seat, tile, rnd in new:
                 found += 1
                 assert rnd == before.round
-                # it was that seat's chosen tile and has no legal placement on the table it met
-                # (one apply places at most one tile, before any discard it triggers)
-                assert before.chosen[seat] == tile
+                # it was that seat's chosen tile (chosen before, or by this very step when it is
+                # the round's last choice) and has no legal placement on the table it met (one
+                # apply places at most one tile, before any discard it triggers)
+                chosen_now = before.phase == CHOOSE and seat == before.to_move and action == tile
+                assert before.chosen[seat] == tile or chosen_now
                 assert game.chosen[seat] == -1 and tile not in game.hands[seat]
                 assert all(tile != x[1] for x in game.placements)
                 assert fits_nowhere(game, tile)

@@ -43,7 +43,9 @@ SQUARE_LABEL = (
     *(COLOR_LETTERS[c] + KIND_MARKS[k] for c in range(5) for k in range(4)),
 )
 
-#: The library's standard deck, top / middle / bottom (``shared/rules/irk.md``); tile id = index.
+#: The library's standard deck (revised 2026-12 so that the rule book's worked example can be
+#: dealt from it), top / middle / bottom; tile id = index: 0-9 the single flowers, 10-19 the
+#: doubles, 20-29 the triples, each column of the rules' picture top to bottom.
 STANDARD_DECK: tuple[str, ...] = (
     # one flower, marked 3
     "G3 . .", "R3 . .", "Y3 . .", ". P3 .", ". B3 .",
@@ -52,8 +54,8 @@ STANDARD_DECK: tuple[str, ...] = (
     "G2 R1 .", "R2 Y1 .", "Y2 P1 .", "P2 B1 .", "G1 B2 .",
     "R1 G2 .", "Y1 R2 .", "Y2 . P1", "B1 . P2", ". G1 B2",
     # three flowers: the middle one starred
-    "G1 Y* B1", "R1 P* G1", "Y1 B* R1", "P1 G* Y1", "B1 R* P1",
-    "G1 P* R1", "R1 B* Y1", "Y1 G* P1", "P1 R* B1", "B1 Y* G1",
+    "G1 Y* P1", "B1 P* G1", "Y1 B* R1", "P1 G* Y1", "B1 R* G1",
+    "G1 P* R1", "R1 B* Y1", "Y1 G* B1", "P1 R* B1", "R1 Y* P1",
 )  # fmt: skip
 
 

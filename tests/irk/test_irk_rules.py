@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
+from tabletop_envs import InvalidStateError
 from tabletop_envs.games.irk.rules import (
     CHOOSE,
     HAND_SIZE,
@@ -160,10 +161,10 @@ def test_json_round_trip_and_inconsistent_states_are_refused():
     game = states[3]
     twice = [list(h) for h in game.hands]
     twice[1][0] = twice[0][0]
-    with pytest.raises(ValueError, match="every tile id of the deck exactly once"):
+    with pytest.raises(InvalidStateError, match="every tile of the deck is in exactly one place"):
         with_state(game, hands=twice)
-    with pytest.raises(ValueError, match="leaves the 13x13 table"):
-        with_state(game, placements=[[-1, t, (12 * 13 + 12) * 4] for _, t, _ in game.placements])
+    with pytest.raises(InvalidStateError, match="must be from 0 to 675"):
+        with_state(game, placements=[[-1, t, 13 * 13 * 4] for _, t, _ in game.placements])
 
 
 @pytest.mark.parametrize(("n", "size"), [(2, 31), (4, 6)])

@@ -80,6 +80,12 @@ def opening_count(num_players: int) -> int:
     return 5 if num_players <= 3 else 2
 
 
+def opening_placement(table_size: int, count: int, j: int) -> int:
+    """Return the placement of opening tile ``j`` of ``count``: upright, side by side, centred."""
+    row, col = (table_size - 3) // 2, (table_size - count) // 2
+    return (row * table_size + col + j) * 4
+
+
 @dataclass(frozen=True)
 class IrkParams:
     """Parameters of Irk: players, table side, deck (tile strings), reward mode, group planes.
@@ -137,8 +143,7 @@ class IrkState(PhasedGameState):
         opening = perm[HAND_SIZE * n : HAND_SIZE * n + k]
         self.unused = sorted(perm[HAND_SIZE * n + k :])
         t = p.table_size
-        row, col = (t - 3) // 2, (t - k) // 2
-        self.placements = [[-1, tile, ((row * t) + col + j) * 4] for j, tile in enumerate(opening)]
+        self.placements = [[-1, tile, opening_placement(t, k, j)] for j, tile in enumerate(opening)]
         self.chosen = [-1] * n
         self.piles: list[list[int]] = [[] for _ in range(n)]
         self.discards: list[list[int]] = []  # [seat, tile, round]
@@ -579,46 +584,13 @@ class IrkState(PhasedGameState):
             "steps": self.steps,
         }
 
-    def _load_state_dict(self, data: dict[str, Any]) -> None:
-        self.hands = [sorted(int(t) for t in h) for h in data["hands"]]
-        self.chosen = [int(t) for t in data["chosen"]]
-        self.piles = [[int(t) for t in p] for p in data["piles"]]
-        self.unused = sorted(int(t) for t in data["unused"])
-        self.discards = [[int(v) for v in x] for x in data["discards"]]
-        self.placements = [[int(v) for v in x] for x in data["placements"]]
-        self.round = int(data["round"])
-        self.phase = int(data["phase"])
-        self.box = int(data["box"])
-        self.to_move = int(data["to_move"])
-        self.steps = int(data["steps"])
-        self._check_consistent()
-        self._derive()
+    def _load_state_dict(self, data: Any) -> None:
+        """Restore a saved state; every field and invariant is checked first (``saved.py``)."""
+        from tabletop_envs.games.irk.saved import read_saved_state
 
-    def _check_consistent(self) -> None:
-        """Raise ValueError unless every tile of the deck is in exactly one place."""
-        n = self.params.num_players
-        if not (len(self.hands) == len(self.chosen) == len(self.piles) == n):
-            raise ValueError(f"hands, chosen and piles must list {n} seats")
-        seen = (
-            [t for h in self.hands for t in h]
-            + [t for t in self.chosen if t >= 0]
-            + [t for p in self.piles for t in p]
-            + self.unused
-            + [x[1] for x in self.discards]
-            + [x[1] for x in self.placements]
-        )
-        if sorted(seen) != list(range(self.deck_size)):
-            raise ValueError("the state must hold every tile id of the deck exactly once")
-        t = self.params.table_size
-        for x in self.placements:
-            if not 0 <= x[2] < t * t * 4 or not placement_tables(t).valid[x[2]]:
-                raise ValueError(f"placement {x} leaves the {t}x{t} table")
-        if not (0 <= self.round <= NUM_ROUNDS and self.phase in (CHOOSE, PLACE, OVER)):
-            raise ValueError(f"bad round {self.round} or phase {self.phase}")
-        if not (0 <= self.box < n and 0 <= self.to_move < n):
-            raise ValueError("box and to_move must be seats")
-        if self.phase == PLACE and self.chosen[self.to_move] < 0:
-            raise ValueError("in the place phase the seat to move must hold a chosen tile")
+        for name, value in read_saved_state(self.params, data).items():
+            setattr(self, name, value)
+        self._derive()
 
 
 def _copy_lists(value: Any) -> Any:

@@ -178,7 +178,7 @@ def test_custom_deck_is_validated_and_normalized():
         IrkParams(deck=bad)
     with pytest.raises(InvalidParameterError, match=r"from 30 tiles.*got 29"):
         IrkParams(num_players=4, deck=STANDARD_DECK[:29])
-    with pytest.raises(InvalidParameterError, match="sequence of tile strings"):
+    with pytest.raises(InvalidParameterError, match="deck must be a sequence"):
         IrkParams(deck="G3 . .")
 
 

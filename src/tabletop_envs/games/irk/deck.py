@@ -9,8 +9,8 @@ bottom. Tiles are written as text the way the rules write them: ``"G2 R1 ."`` (`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from functools import cache
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from tabletop_envs.core.errors import InvalidParameterError
@@ -24,6 +24,9 @@ KIND_VALUES = (1, 1, 2, 3)
 
 EMPTY, GRAY = 0, 1
 NUM_CODES = 2 + 4 * len(COLORS)
+
+#: How many distinct decks the per-deck caches (tiles, static facts) keep, most recent first.
+DECK_CACHE_SIZE = 64
 
 Tile = tuple[int, int, int]
 
@@ -99,12 +102,20 @@ def as_tile(tile: str | Sequence[Any]) -> Tile:
     return codes  # type: ignore[return-value]
 
 
-def normalize_deck(deck: Iterable[str | Sequence[str]]) -> tuple[str, ...]:
+def normalize_deck(deck: Sequence[str | Sequence[str]]) -> tuple[str, ...]:
     """Return ``deck`` as canonical tile strings; InvalidParameterError names a bad tile."""
-    if isinstance(deck, str):
-        raise InvalidParameterError("deck must be a sequence of tile strings such as 'G2 R1 .'")
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
+        raise InvalidParameterError(
+            "deck must be a sequence (tuple or list) of 3-square tile strings such as "
+            f"('G3 . .', 'G2 R1 .', ...), got {type(deck).__name__} {deck!r:.60}"
+        )
     out = []
     for i, tile in enumerate(deck):
+        if not isinstance(tile, (str, Sequence)):
+            raise InvalidParameterError(
+                f"deck tile {i}: a tile is a string of 3 squares such as 'G2 R1 .', "
+                f"got {type(tile).__name__} {tile!r:.40}"
+            )
         try:
             out.append(tile_text(parse_tile(tile)))
         except (ValueError, AttributeError, TypeError) as err:
@@ -112,7 +123,7 @@ def normalize_deck(deck: Iterable[str | Sequence[str]]) -> tuple[str, ...]:
     return tuple(out)
 
 
-@cache
+@lru_cache(maxsize=DECK_CACHE_SIZE)
 def deck_tiles(deck: tuple[str, ...]) -> tuple[Tile, ...]:
     """Return the square codes of every tile of a (canonical) deck, by tile id."""
     return tuple(parse_tile(t) for t in deck)

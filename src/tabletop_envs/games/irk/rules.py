@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,7 @@ from tabletop_envs.core.rng import copy_rng, make_rng
 from tabletop_envs.core.seats import next_seat, relative_seats
 from tabletop_envs.games.irk.deck import (
     COLORS,
+    DECK_CACHE_SIZE,
     SQUARE_COLOR,
     SQUARE_KIND,
     SQUARE_VALUE,
@@ -172,7 +173,7 @@ class IrkState(PhasedGameState):
         self._contact = np.zeros(self.tables.num_placements, dtype=bool)
         self._contact_ids: np.ndarray | None = None
         # the observation's seat-independent sections live in one buffer, copied out per call
-        self._obs_base = np.zeros(self.layout.size, dtype=np.int8)
+        self._obs_base = np.zeros(self.layout.size, dtype=self._spec.observation_dtype)
         self._views()
         for _seat, tile, placement in self.placements:
             self._put(tile, placement)
@@ -445,7 +446,8 @@ class IrkState(PhasedGameState):
 
     # ---- information --------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:
-        """Return the flat int8 observation of ``seat`` (layout: ``observation_layout``)."""
+        """Return the flat observation of ``seat`` (``spec.observation_dtype``; int8 unless a
+        custom deck's bounds need int16; layout: ``observation_layout``)."""
         seat = self._check_seat(seat)
         at = self.layout.start
         n = self.params.num_players
@@ -484,7 +486,7 @@ class IrkState(PhasedGameState):
         values = self._values.get(key)
         if values is None:
             d = self.deck_size
-            values = np.zeros((self.spec.num_actions, len(COLORS)), dtype=np.int8)
+            values = np.zeros((self.spec.num_actions, len(COLORS)), self.spec.observation_dtype)
             if self.phase == PLACE:
                 for placement, after in self._placed_values(self.chosen[self.to_move]):
                     values[d + placement] = after
@@ -598,7 +600,7 @@ def _copy_lists(value: Any) -> Any:
     return [_copy_lists(v) for v in value] if isinstance(value, list) else value
 
 
-@cache
+@lru_cache(maxsize=DECK_CACHE_SIZE)
 def _spec(
     num_players: int,
     table_size: int,
@@ -615,6 +617,8 @@ def _spec(
     high = max(max_on_table, 3 * per_tile_color, HAND_SIZE, 1)
     if group_planes or action_values:  # a group is worth at most all flowers of its color
         high = max(high, *per_color)
+    # int8 holds every bound of the standard deck; a custom deck's group values may need more
+    dtype = np.int8 if high <= np.iinfo(np.int8).max else np.int16
     reward_range = (0.0, float(sum(per_color))) if reward == "score" else (-1.0, 1.0)
     return GameSpec(
         num_players=num_players,
@@ -623,5 +627,6 @@ def _spec(
         observation_channels=layout.names,
         max_game_length=(NUM_ROUNDS + 4) * num_players,  # 7 choices + 4 placements per seat
         reward_range=reward_range,
+        observation_dtype=dtype,
         observation_high=high,
     )

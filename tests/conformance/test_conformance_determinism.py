@@ -22,6 +22,7 @@ from tests.golden.tracing import case_id, digest, trace_game
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = (3, 4)  # games compared across processes (the golden traces use 0-2)
 HASH_SEEDS = ("0", "12345")  # PYTHONHASHSEED of the two subprocesses
+_PYTHONPATH = os.pathsep.join([str(REPO / "src"), str(REPO)])
 
 
 @functools.cache
@@ -32,7 +33,8 @@ def _subprocess_digests(name: str) -> list[dict[str, list[str]]]:
         subprocess.Popen(
             cmd,
             cwd=REPO,
-            env={**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(REPO)},
+            # this checkout's package (src/) first: an installed copy may be another checkout's
+            env={**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": _PYTHONPATH},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

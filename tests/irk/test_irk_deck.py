@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 
 import numpy as np
 import pytest
@@ -36,16 +37,16 @@ def flowers(tile):
 
 #: The standard deck exactly as ``shared/rules/irk.md`` draws it (three columns of ten tiles).
 RULES_PICTURE = """
-G3 .  .     G2 R1 .      G1 Y* B1
-R3 .  .     R2 Y1 .      R1 P* G1
+G3 .  .     G2 R1 .      G1 Y* P1
+R3 .  .     R2 Y1 .      B1 P* G1
 Y3 .  .     Y2 P1 .      Y1 B* R1
 .  P3 .     P2 B1 .      P1 G* Y1
-.  B3 .     G1 B2 .      B1 R* P1
+.  B3 .     G1 B2 .      B1 R* G1
 .  G3 .     R1 G2 .      G1 P* R1
 .  R3 .     Y1 R2 .      R1 B* Y1
-.  Y3 .     Y2 .  P1     Y1 G* P1
+.  Y3 .     Y2 .  P1     Y1 G* B1
 .  .  P3    B1 .  P2     P1 R* B1
-.  .  B3    .  G1 B2     B1 Y* G1
+.  .  B3    .  G1 B2     R1 Y* P1
 """
 
 
@@ -92,6 +93,69 @@ def test_standard_deck_shape_matches_the_sources():
     assert Counter(SQUARE_COLOR[c] for t in triple for c in t) == {c: 6 for c in range(5)}
 
 
+def test_each_color_is_the_single_3_of_exactly_two_tiles():
+    threes = Counter(SQUARE_COLOR[c] for t in TILES for c in t if SQUARE_KIND[c] == THREE)
+    assert threes == {color: 2 for color in range(len(COLORS))}
+
+
+#: The score piles of the rule book's worked example: per pile, the counts of colors
+#: G R Y P B and the colors of its stars (three tiles each).
+WORKED_EXAMPLE_PILES = {
+    "A": ((4, 0, 3, 1, 1), ("purple",)),
+    "B": ((2, 1, 1, 3, 2), ("green", "red")),
+    "C": ((1, 3, 3, 1, 1), ("green",)),
+    "D": ((1, 2, 1, 4, 1), ("purple", "blue")),
+}
+
+
+def _pile_of(tiles):
+    """Return the color counts and the sorted star colors of a pile of tiles (square codes)."""
+    counts, stars = [0] * len(COLORS), []
+    for tile in tiles:
+        for c in tile:
+            if c != GRAY:
+                counts[SQUARE_COLOR[c]] += SQUARE_VALUE[c]
+                if SQUARE_KIND[c] == STAR:
+                    stars.append(COLORS[SQUARE_COLOR[c]])
+    return tuple(counts), tuple(sorted(stars))
+
+
+def _disjoint_choice(options, used=frozenset()):
+    """Return one pairwise disjoint pick of a tile set per pile (in order), or None."""
+    if not options:
+        return []
+    for pick in options[0]:
+        if used.isdisjoint(pick):
+            rest = _disjoint_choice(options[1:], used | set(pick))
+            if rest is not None:
+                return [pick, *rest]
+    return None
+
+
+def test_the_worked_example_piles_can_be_dealt_from_the_standard_deck():
+    options = []
+    for counts, stars in WORKED_EXAMPLE_PILES.values():
+        want = (counts, tuple(sorted(stars)))
+        options.append(
+            [c for c in combinations(range(len(TILES)), 3) if _pile_of(TILES[t] for t in c) == want]
+        )
+        assert options[-1], f"no three standard tiles make a pile {want}"
+    choice = _disjoint_choice(options)
+    assert choice is not None, "the four piles cannot be dealt from one standard deck"
+    assert len({t for pick in choice for t in pick}) == 12
+
+
+def test_the_first_standard_deck_could_not_deal_pile_a():
+    # why the deck was revised: the triples of the first deck; pile A needs a purple-star
+    # triple without red
+    first_triples = ("G1 Y* B1", "R1 P* G1", "Y1 B* R1", "P1 G* Y1", "B1 R* P1",
+                     "G1 P* R1", "R1 B* Y1", "Y1 G* P1", "P1 R* B1", "B1 Y* G1")  # fmt: skip
+    first = deck_tiles((*STANDARD_DECK[:20], *first_triples))
+    counts, stars = WORKED_EXAMPLE_PILES["A"]
+    want = (counts, tuple(sorted(stars)))
+    assert not any(_pile_of(combo) == want for combo in combinations(first, 3))
+
+
 def test_tile_text_round_trips():
     for text in STANDARD_DECK:
         assert tile_text(parse_tile(text)) == text
@@ -114,7 +178,7 @@ def test_custom_deck_is_validated_and_normalized():
         IrkParams(deck=bad)
     with pytest.raises(InvalidParameterError, match=r"from 30 tiles.*got 29"):
         IrkParams(num_players=4, deck=STANDARD_DECK[:29])
-    with pytest.raises(InvalidParameterError, match="sequence of tile strings"):
+    with pytest.raises(InvalidParameterError, match="deck must be a sequence"):
         IrkParams(deck="G3 . .")
 
 

@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
+from tabletop_envs import InvalidStateError
 from tabletop_envs.games.irk.rules import (
     CHOOSE,
     HAND_SIZE,
@@ -120,14 +121,17 @@ def test_a_tile_with_no_legal_placement_is_discarded_automatically():
         rng = np.random.default_rng(seed)
         while not game.is_terminal:
             before = game.clone()
-            game.apply(random_action(game, rng))
+            action = random_action(game, rng)
+            game.apply(action)
             new = game.discards[len(before.discards) :]
             for seat, tile, rnd in new:
                 found += 1
                 assert rnd == before.round
-                # it was that seat's chosen tile and has no legal placement on the table it met
-                # (one apply places at most one tile, before any discard it triggers)
-                assert before.chosen[seat] == tile
+                # it was that seat's chosen tile (chosen before, or by this very step when it is
+                # the round's last choice) and has no legal placement on the table it met (one
+                # apply places at most one tile, before any discard it triggers)
+                chosen_now = before.phase == CHOOSE and seat == before.to_move and action == tile
+                assert before.chosen[seat] == tile or chosen_now
                 assert game.chosen[seat] == -1 and tile not in game.hands[seat]
                 assert all(tile != x[1] for x in game.placements)
                 assert fits_nowhere(game, tile)
@@ -157,10 +161,10 @@ def test_json_round_trip_and_inconsistent_states_are_refused():
     game = states[3]
     twice = [list(h) for h in game.hands]
     twice[1][0] = twice[0][0]
-    with pytest.raises(ValueError, match="every tile id of the deck exactly once"):
+    with pytest.raises(InvalidStateError, match="every tile of the deck is in exactly one place"):
         with_state(game, hands=twice)
-    with pytest.raises(ValueError, match="leaves the 13x13 table"):
-        with_state(game, placements=[[-1, t, (12 * 13 + 12) * 4] for _, t, _ in game.placements])
+    with pytest.raises(InvalidStateError, match="must be from 0 to 675"):
+        with_state(game, placements=[[-1, t, 13 * 13 * 4] for _, t, _ in game.placements])
 
 
 @pytest.mark.parametrize(("n", "size"), [(2, 31), (4, 6)])

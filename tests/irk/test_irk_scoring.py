@@ -40,6 +40,21 @@ def test_another_color_breaks_a_group_and_the_best_group_counts():
     assert values[GREEN] == 4
 
 
+def test_the_largest_group_is_the_highest_valued_one():
+    """Decision: "the largest group" is read in flower value (a 3 counts three symbols)."""
+    grid = parse_table("""
+    G3 R1 G1 G1 G*
+    """)
+    # {G3}: one cell, one flower, value 3; {G1, G1, G*}: three cells and flowers, value 3
+    assert table_values(grid)[GREEN] == 3
+    grid = parse_table("""
+    G3 R1 G1 G1 .  .  .
+    G2 R1 _  _  _  _  _
+    """)
+    # {G3, G2}: two cells worth 5 beats {G1, G1, ., ., .}: five cells, two flowers, worth 2
+    assert table_values(grid)[GREEN] == 5
+
+
 def test_diagonals_do_not_connect():
     grid = parse_table("""
     G3 _

@@ -9,8 +9,8 @@ bottom. Tiles are written as text the way the rules write them: ``"G2 R1 ."`` (`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from functools import cache
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from tabletop_envs.core.errors import InvalidParameterError
@@ -24,6 +24,9 @@ KIND_VALUES = (1, 1, 2, 3)
 
 EMPTY, GRAY = 0, 1
 NUM_CODES = 2 + 4 * len(COLORS)
+
+#: How many distinct decks the per-deck caches (tiles, static facts) keep, most recent first.
+DECK_CACHE_SIZE = 64
 
 Tile = tuple[int, int, int]
 
@@ -43,7 +46,9 @@ SQUARE_LABEL = (
     *(COLOR_LETTERS[c] + KIND_MARKS[k] for c in range(5) for k in range(4)),
 )
 
-#: The library's standard deck, top / middle / bottom (``shared/rules/irk.md``); tile id = index.
+#: The library's standard deck (revised 2026-12 so that the rule book's worked example can be
+#: dealt from it), top / middle / bottom; tile id = index: 0-9 the single flowers, 10-19 the
+#: doubles, 20-29 the triples, each column of the rules' picture top to bottom.
 STANDARD_DECK: tuple[str, ...] = (
     # one flower, marked 3
     "G3 . .", "R3 . .", "Y3 . .", ". P3 .", ". B3 .",
@@ -52,8 +57,8 @@ STANDARD_DECK: tuple[str, ...] = (
     "G2 R1 .", "R2 Y1 .", "Y2 P1 .", "P2 B1 .", "G1 B2 .",
     "R1 G2 .", "Y1 R2 .", "Y2 . P1", "B1 . P2", ". G1 B2",
     # three flowers: the middle one starred
-    "G1 Y* B1", "R1 P* G1", "Y1 B* R1", "P1 G* Y1", "B1 R* P1",
-    "G1 P* R1", "R1 B* Y1", "Y1 G* P1", "P1 R* B1", "B1 Y* G1",
+    "G1 Y* P1", "B1 P* G1", "Y1 B* R1", "P1 G* Y1", "B1 R* G1",
+    "G1 P* R1", "R1 B* Y1", "Y1 G* B1", "P1 R* B1", "R1 Y* P1",
 )  # fmt: skip
 
 
@@ -97,12 +102,20 @@ def as_tile(tile: str | Sequence[Any]) -> Tile:
     return codes  # type: ignore[return-value]
 
 
-def normalize_deck(deck: Iterable[str | Sequence[str]]) -> tuple[str, ...]:
+def normalize_deck(deck: Sequence[str | Sequence[str]]) -> tuple[str, ...]:
     """Return ``deck`` as canonical tile strings; InvalidParameterError names a bad tile."""
-    if isinstance(deck, str):
-        raise InvalidParameterError("deck must be a sequence of tile strings such as 'G2 R1 .'")
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
+        raise InvalidParameterError(
+            "deck must be a sequence (tuple or list) of 3-square tile strings such as "
+            f"('G3 . .', 'G2 R1 .', ...), got {type(deck).__name__} {deck!r:.60}"
+        )
     out = []
     for i, tile in enumerate(deck):
+        if not isinstance(tile, (str, Sequence)):
+            raise InvalidParameterError(
+                f"deck tile {i}: a tile is a string of 3 squares such as 'G2 R1 .', "
+                f"got {type(tile).__name__} {tile!r:.40}"
+            )
         try:
             out.append(tile_text(parse_tile(tile)))
         except (ValueError, AttributeError, TypeError) as err:
@@ -110,7 +123,7 @@ def normalize_deck(deck: Iterable[str | Sequence[str]]) -> tuple[str, ...]:
     return tuple(out)
 
 
-@cache
+@lru_cache(maxsize=DECK_CACHE_SIZE)
 def deck_tiles(deck: tuple[str, ...]) -> tuple[Tile, ...]:
     """Return the square codes of every tile of a (canonical) deck, by tile id."""
     return tuple(parse_tile(t) for t in deck)

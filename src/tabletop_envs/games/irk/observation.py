@@ -13,7 +13,7 @@ sections list seats *relative to the observer*: entry 0 is the observer, entry `
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -107,7 +107,7 @@ class ObservationLayout:
         return out
 
 
-@cache
+@lru_cache(maxsize=32)  # a layout names every entry: large tables make big ones
 def observation_layout(
     table_size: int,
     num_players: int,

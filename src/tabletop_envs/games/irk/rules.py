@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,7 @@ from tabletop_envs.core.rng import copy_rng, make_rng
 from tabletop_envs.core.seats import next_seat, relative_seats
 from tabletop_envs.games.irk.deck import (
     COLORS,
+    DECK_CACHE_SIZE,
     SQUARE_COLOR,
     SQUARE_KIND,
     SQUARE_VALUE,
@@ -78,6 +79,12 @@ PHASE_NAMES = ("choose", "place", "over")
 def opening_count(num_players: int) -> int:
     """Return how many tiles open the table: 5 with 2 or 3 players, 2 with 4."""
     return 5 if num_players <= 3 else 2
+
+
+def opening_placement(table_size: int, count: int, j: int) -> int:
+    """Return the placement of opening tile ``j`` of ``count``: upright, side by side, centred."""
+    row, col = (table_size - 3) // 2, (table_size - count) // 2
+    return (row * table_size + col + j) * 4
 
 
 @dataclass(frozen=True)
@@ -137,8 +144,7 @@ class IrkState(PhasedGameState):
         opening = perm[HAND_SIZE * n : HAND_SIZE * n + k]
         self.unused = sorted(perm[HAND_SIZE * n + k :])
         t = p.table_size
-        row, col = (t - 3) // 2, (t - k) // 2
-        self.placements = [[-1, tile, ((row * t) + col + j) * 4] for j, tile in enumerate(opening)]
+        self.placements = [[-1, tile, opening_placement(t, k, j)] for j, tile in enumerate(opening)]
         self.chosen = [-1] * n
         self.piles: list[list[int]] = [[] for _ in range(n)]
         self.discards: list[list[int]] = []  # [seat, tile, round]
@@ -167,7 +173,7 @@ class IrkState(PhasedGameState):
         self._contact = np.zeros(self.tables.num_placements, dtype=bool)
         self._contact_ids: np.ndarray | None = None
         # the observation's seat-independent sections live in one buffer, copied out per call
-        self._obs_base = np.zeros(self.layout.size, dtype=np.int8)
+        self._obs_base = np.zeros(self.layout.size, dtype=self._spec.observation_dtype)
         self._views()
         for _seat, tile, placement in self.placements:
             self._put(tile, placement)
@@ -462,7 +468,8 @@ class IrkState(PhasedGameState):
 
     # ---- information --------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:
-        """Return the flat int8 observation of ``seat`` (layout: ``observation_layout``)."""
+        """Return the flat observation of ``seat`` (``spec.observation_dtype``; int8 unless a
+        custom deck's bounds need int16; layout: ``observation_layout``)."""
         seat = self._check_seat(seat)
         at = self.layout.start
         n = self.params.num_players
@@ -501,7 +508,7 @@ class IrkState(PhasedGameState):
         values = self._values.get(key)
         if values is None:
             d = self.deck_size
-            values = np.zeros((self.spec.num_actions, len(COLORS)), dtype=np.int8)
+            values = np.zeros((self.spec.num_actions, len(COLORS)), self.spec.observation_dtype)
             if self.phase == PLACE:
                 for placement, after in self._placed_values(self.chosen[self.to_move]):
                     values[d + placement] = after
@@ -601,46 +608,13 @@ class IrkState(PhasedGameState):
             "steps": self.steps,
         }
 
-    def _load_state_dict(self, data: dict[str, Any]) -> None:
-        self.hands = [sorted(int(t) for t in h) for h in data["hands"]]
-        self.chosen = [int(t) for t in data["chosen"]]
-        self.piles = [[int(t) for t in p] for p in data["piles"]]
-        self.unused = sorted(int(t) for t in data["unused"])
-        self.discards = [[int(v) for v in x] for x in data["discards"]]
-        self.placements = [[int(v) for v in x] for x in data["placements"]]
-        self.round = int(data["round"])
-        self.phase = int(data["phase"])
-        self.box = int(data["box"])
-        self.to_move = int(data["to_move"])
-        self.steps = int(data["steps"])
-        self._check_consistent()
-        self._derive()
+    def _load_state_dict(self, data: Any) -> None:
+        """Restore a saved state; every field and invariant is checked first (``saved.py``)."""
+        from tabletop_envs.games.irk.saved import read_saved_state
 
-    def _check_consistent(self) -> None:
-        """Raise ValueError unless every tile of the deck is in exactly one place."""
-        n = self.params.num_players
-        if not (len(self.hands) == len(self.chosen) == len(self.piles) == n):
-            raise ValueError(f"hands, chosen and piles must list {n} seats")
-        seen = (
-            [t for h in self.hands for t in h]
-            + [t for t in self.chosen if t >= 0]
-            + [t for p in self.piles for t in p]
-            + self.unused
-            + [x[1] for x in self.discards]
-            + [x[1] for x in self.placements]
-        )
-        if sorted(seen) != list(range(self.deck_size)):
-            raise ValueError("the state must hold every tile id of the deck exactly once")
-        t = self.params.table_size
-        for x in self.placements:
-            if not 0 <= x[2] < t * t * 4 or not placement_tables(t).valid[x[2]]:
-                raise ValueError(f"placement {x} leaves the {t}x{t} table")
-        if not (0 <= self.round <= NUM_ROUNDS and self.phase in (CHOOSE, PLACE, OVER)):
-            raise ValueError(f"bad round {self.round} or phase {self.phase}")
-        if not (0 <= self.box < n and 0 <= self.to_move < n):
-            raise ValueError("box and to_move must be seats")
-        if self.phase == PLACE and self.chosen[self.to_move] < 0:
-            raise ValueError("in the place phase the seat to move must hold a chosen tile")
+        for name, value in read_saved_state(self.params, data).items():
+            setattr(self, name, value)
+        self._derive()
 
 
 def _copy_lists(value: Any) -> Any:
@@ -648,7 +622,7 @@ def _copy_lists(value: Any) -> Any:
     return [_copy_lists(v) for v in value] if isinstance(value, list) else value
 
 
-@cache
+@lru_cache(maxsize=DECK_CACHE_SIZE)
 def _spec(
     num_players: int,
     table_size: int,
@@ -665,6 +639,8 @@ def _spec(
     high = max(max_on_table, 3 * per_tile_color, HAND_SIZE, 1)
     if group_planes or action_values:  # a group is worth at most all flowers of its color
         high = max(high, *per_color)
+    # int8 holds every bound of the standard deck; a custom deck's group values may need more
+    dtype = np.int8 if high <= np.iinfo(np.int8).max else np.int16
     reward_range = (0.0, float(sum(per_color))) if reward == "score" else (-1.0, 1.0)
     return GameSpec(
         num_players=num_players,
@@ -673,5 +649,6 @@ def _spec(
         observation_channels=layout.names,
         max_game_length=(NUM_ROUNDS + 4) * num_players,  # 7 choices + 4 placements per seat
         reward_range=reward_range,
+        observation_dtype=dtype,
         observation_high=high,
     )

@@ -6,6 +6,7 @@ the game's :class:`~tabletop_envs.core.GameSpec`, and keeps PettingZoo's bookkee
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from typing import Any
 
@@ -24,6 +25,30 @@ ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
 ILLEGAL_ACTION_REWARD = -1.0
 
 
+class ResetNeededError(RuntimeError, AttributeError):
+    """The env was used before its first ``reset()``.
+
+    A RuntimeError that is also an AttributeError, so ``hasattr(env, "agents")`` stays False
+    before ``reset()`` as PettingZoo's tools expect.
+    """
+
+
+class _BeforeReset:
+    """Class attribute standing for a PettingZoo field until ``reset()`` sets it on the env.
+
+    A non-data descriptor: once ``reset()`` stores the instance attribute, the instance's own
+    value is found first, so the hot ``last()`` / ``step()`` path never calls it.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, env: Any, owner: type | None = None) -> Any:
+        if env is None:
+            return self
+        raise ResetNeededError(f"{env}: call reset() before reading env.{self.name}")
+
+
 class TabletopEnv(AECEnv):
     """A PettingZoo AEC env over any :class:`GameState` subclass.
 
@@ -31,6 +56,13 @@ class TabletopEnv(AECEnv):
     ``{"observation": Box, "action_mask": Box(0, 1, (num_actions,), int8)}``; the mask is all
     zeros for every agent that is not to move, and for everybody once the game is over.
     """
+
+    agents = _BeforeReset("agents")  # type: ignore[assignment]  # set by reset()
+    agent_selection = _BeforeReset("agent_selection")  # type: ignore[assignment]
+    rewards = _BeforeReset("rewards")  # type: ignore[assignment]
+    terminations = _BeforeReset("terminations")  # type: ignore[assignment]
+    truncations = _BeforeReset("truncations")  # type: ignore[assignment]
+    infos = _BeforeReset("infos")  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -94,15 +126,37 @@ class TabletopEnv(AECEnv):
     # ---- spaces -------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         """Return the observation space of ``agent`` (the same for every agent)."""
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space:
         """Return the action space of ``agent`` (the same for every agent)."""
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
+
+    def _unknown_agent(self, agent: object) -> InvalidParameterError:
+        valid = ", ".join(self.possible_agents)
+        return InvalidParameterError(f"{self}: unknown agent {agent!r}; the agents are {valid}")
 
     # ---- PettingZoo API -----------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game. A seed makes this and every later unseeded reset reproducible."""
+        """Start a new game. A seed makes this and every later unseeded reset reproducible.
+
+        ``seed`` is None or a non-negative integer (InvalidParameterError otherwise).
+        """
+        if seed is not None:
+            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+                raise InvalidParameterError(
+                    f"{self}: seed must be None or a non-negative integer, got {seed!r}"
+                )
+            if seed < 0:
+                raise InvalidParameterError(
+                    f"{self}: seed must be None or a non-negative integer, got {seed}"
+                )
         if seed is not None or self._seeds is None:
             self._seeds = np.random.default_rng(seed)
         game_seed = int(self._seeds.integers(2**63))
@@ -139,7 +193,10 @@ class TabletopEnv(AECEnv):
         game = self.game
         if game is None:
             self._game()  # raises the "call reset()" error
-        seat = self._seat_of[agent]
+        try:
+            seat = self._seat_of[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
         if not self._done and seat == game.current_player:
             mask = game.legal_mask()  # fresh by the GameState contract
         else:
@@ -164,13 +221,16 @@ class TabletopEnv(AECEnv):
             obs = {"observation": game.observation(seat), "action_mask": mask}
         else:
             obs = None
-        return (
-            obs,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        try:
+            return (
+                obs,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
+        except KeyError:  # every agent has stepped out of the finished game
+            raise self._over_error("last()") from None
 
     def step(self, action: Any) -> None:
         """Play ``action`` for ``agent_selection`` (``None`` for an agent whose game is over)."""
@@ -178,7 +238,11 @@ class TabletopEnv(AECEnv):
         if game is None:
             self._game()  # raises the "call reset()" error
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            done = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # every agent has stepped out of the finished game
+            raise self._over_error("step()") from None
+        if done:
             self._was_dead_step(action)
             return
         try:
@@ -202,7 +266,7 @@ class TabletopEnv(AECEnv):
         for agent, seat in self._seat_of.items():
             self.rewards[agent] = float(returns[seat])
             self.terminations[agent] = True
-            self.infos[agent] = dict(result)
+            self.infos[agent] = copy.deepcopy(result)  # each agent its own lists
 
     def _penalize(self, agent: str, err: IllegalActionError) -> None:
         self._cumulative_rewards[agent] = 0.0
@@ -220,8 +284,19 @@ class TabletopEnv(AECEnv):
 
     def _game(self) -> GameState:
         if self.game is None:
-            raise RuntimeError(f"{self.env_spec.name}: call reset() before using the env")
+            raise ResetNeededError(f"{self.env_spec.name}: call reset() before using the env")
         return self.game
+
+    def _over_error(self, call: str) -> RuntimeError:
+        return RuntimeError(
+            f"{self}: {call} after the game is over and every agent has stepped out of it; "
+            "call reset() to start a new game"
+        )
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """Return PettingZoo's iterator over the agent to act (call ``reset()`` first)."""
+        self._game()  # raises the "call reset()" error
+        return super().agent_iter(max_iter)
 
     def render(self) -> str | np.ndarray | None:
         """Return the ansi text or the RGB image of the position (per ``render_mode``)."""

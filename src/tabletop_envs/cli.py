@@ -183,7 +183,7 @@ def play(
     stdout: TextIO,
 ) -> int:
     """Run a terminal game through the PettingZoo env; return 0 (finished or quit)."""
-    from tabletop_envs.agents.human import HumanAgent, QuitGame, move_hint
+    from tabletop_envs.agents.human import HumanAgent, QuitGame, announce_move, move_hint
     from tabletop_envs.agents.registry import make_agent
     from tabletop_envs.envs.registry import make
 
@@ -229,7 +229,7 @@ def play(
                 say(f"{name} (you) play {game.action_to_string(action)}")
         else:
             action = others[mover].act(game, mover)
-            say(f"{name} ({agent}) plays {game.action_to_string(action)}")
+            say(f"{name} ({agent}) {announce_move(game, action, seat)}")  # only what seat sees
         env.step(action)
         if env.game.current_player == seat or env.game.is_terminal:
             shown = False

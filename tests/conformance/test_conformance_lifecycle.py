@@ -31,18 +31,30 @@ def _play_to_the_end(env: Any, seed: int) -> None:
 
 @pytest.mark.parametrize("name", ENVS)
 def test_bookkeeping_before_reset_says_to_call_reset(name: str) -> None:
-    """``agents``, ``agent_selection``, ``agent_iter()`` … before ``reset`` say to call it."""
+    """``agents``, ``agent_selection``, ``agent_iter()`` … before ``reset`` say to call it.
+
+    The fields hold placeholders until ``reset()``: reading one gives an object whose every use
+    (iterating, indexing, comparing, hashing, methods) raises ResetNeededError.
+    """
     env = make(name)
-    for attr in ("agents", "agent_selection", "num_agents", "rewards", "terminations", "infos"):
-        with pytest.raises(RuntimeError, match=r"call reset\(\)"):
-            getattr(env, attr)
-    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
-        env.agent_iter()
-    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
-        env.last()
-    # still an AttributeError too: hasattr() keeps answering False before reset
-    assert isinstance(ResetNeededError("x"), AttributeError)
-    assert not hasattr(env, "agents") and not hasattr(env, "agent_selection")
+    uses = {
+        "num_agents": lambda: env.num_agents,
+        "agent_iter": env.agent_iter,
+        "last": env.last,
+        "iterate agents": lambda: list(env.agents),
+        "agents[0]": lambda: env.agents[0],
+        "len(agents)": lambda: len(env.agents),
+        "agent_selection ==": lambda: env.agent_selection == "player_0",
+        "rewards[agent_selection]": lambda: env.rewards[env.possible_agents[0]],
+        "terminations.values()": lambda: env.terminations.values(),
+        "infos as a key": lambda: {env.agent_selection: 1},
+        "truncations truth": lambda: bool(env.truncations),
+    }
+    for what, use in uses.items():
+        with pytest.raises(ResetNeededError, match=r"call reset\(\)"):
+            use()
+            pytest.fail(f"{what} before reset() raised nothing")
+    assert "call reset()" in repr(env.agent_selection) and "agents" in str(env.agents)
     env.reset(seed=0)
     assert env.agents == env.possible_agents and env.agent_selection in env.agents
     assert env.num_agents == len(env.possible_agents)

@@ -25,28 +25,47 @@ ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
 ILLEGAL_ACTION_REWARD = -1.0
 
 
-class ResetNeededError(RuntimeError, AttributeError):
-    """The env was used before its first ``reset()``.
+#: PettingZoo fields that ``reset()`` sets; before it each holds a :class:`_BeforeReset`.
+BEFORE_RESET_FIELDS = (
+    "agents",
+    "agent_selection",
+    "rewards",
+    "terminations",
+    "truncations",
+    "infos",
+)
 
-    A RuntimeError that is also an AttributeError, so ``hasattr(env, "agents")`` stays False
-    before ``reset()`` as PettingZoo's tools expect.
-    """
+
+class ResetNeededError(RuntimeError):
+    """The env was used before its first ``reset()``."""
 
 
 class _BeforeReset:
-    """Class attribute standing for a PettingZoo field until ``reset()`` sets it on the env.
+    """The value of a PettingZoo field until the first ``reset()``: every use says to call it.
 
-    A non-data descriptor: once ``reset()`` stores the instance attribute, the instance's own
-    value is found first, so the hot ``last()`` / ``step()`` path never calls it.
+    A plain instance attribute that ``reset()`` replaces, rather than a class-level property
+    raising the error: a class attribute named ``agent_selection`` would cost every
+    ``self.agent_selection`` of ``last()`` / ``step()`` CPython's fast attribute path.
     """
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    __slots__ = ("_message",)
 
-    def __get__(self, env: Any, owner: type | None = None) -> Any:
-        if env is None:
-            return self
-        raise ResetNeededError(f"{env}: call reset() before reading env.{self.name}")
+    def __init__(self, message: str) -> None:
+        self._message = message
+
+    def _refuse(self, *args: Any) -> Any:
+        raise ResetNeededError(self._message)
+
+    __iter__ = __len__ = __bool__ = __getitem__ = __contains__ = __hash__ = _refuse
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __index__ = _refuse  # type: ignore[assignment]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # copy / pickle probes, unset slots
+            raise AttributeError(name)
+        raise ResetNeededError(self._message)
+
+    def __repr__(self) -> str:
+        return f"<{self._message}>"
 
 
 class TabletopEnv(AECEnv):
@@ -56,13 +75,6 @@ class TabletopEnv(AECEnv):
     ``{"observation": Box, "action_mask": Box(0, 1, (num_actions,), int8)}``; the mask is all
     zeros for every agent that is not to move, and for everybody once the game is over.
     """
-
-    agents = _BeforeReset("agents")  # type: ignore[assignment]  # set by reset()
-    agent_selection = _BeforeReset("agent_selection")  # type: ignore[assignment]
-    rewards = _BeforeReset("rewards")  # type: ignore[assignment]
-    terminations = _BeforeReset("terminations")  # type: ignore[assignment]
-    truncations = _BeforeReset("truncations")  # type: ignore[assignment]
-    infos = _BeforeReset("infos")  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -122,6 +134,10 @@ class TabletopEnv(AECEnv):
         self._seeds: np.random.Generator | None = None
         self.game: GameState | None = None
         self._done = True
+        for field in BEFORE_RESET_FIELDS:  # placeholders until reset() sets the real values
+            setattr(
+                self, field, _BeforeReset(f"{env_spec.name}: call reset() before using env.{field}")
+            )
 
     # ---- spaces -------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:

@@ -282,8 +282,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def _with_threads(specs: list[str], env_name: str, threads: int) -> list[Any]:
     """Return ``specs`` with each ``sb3:`` spec built, torch pinned to ``threads`` unless it says.
 
-    Torch's thread count is per process: the models are loaded here, before the arena, so that
-    the setting is applied once; each keeps its spec as its name in the report.
+    The models are loaded here with ``threads=`` added to a spec that names none (torch's thread
+    count is per process); each keeps the spec as typed as its name in the report.
     """
     from tabletop_envs.agents.registry import make_agent
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import TextIO, cast
 
 import numpy as np
 
@@ -227,12 +227,12 @@ def _irk(game: GameState, text: str) -> int | None:
     return game.placement_to_action(row, col, _ORIENT[match.group(3)])  # type: ignore[attr-defined]
 
 
-def _irk_announce(game: GameState, action: int, viewer: int) -> str:
+def _irk_announce(state: GameState, action: int, viewer: int) -> str:
     """Irk: another seat's choice is secret until the bets are revealed or the tile is placed."""
     from tabletop_envs.core.seats import next_seat
     from tabletop_envs.games.irk.rules import CHOOSE, ROUND_KINDS, IrkState
 
-    assert isinstance(game, IrkState)
+    game = cast(IrkState, state)  # registered for Irk only
     mover = game.current_player
     if game.phase != CHOOSE:  # the tile being placed is revealed as it is placed
         tile = game.chosen[mover]

@@ -135,9 +135,8 @@ class TabletopEnv(AECEnv):
         self.game: GameState | None = None
         self._done = True
         for field in BEFORE_RESET_FIELDS:  # placeholders until reset() sets the real values
-            setattr(
-                self, field, _BeforeReset(f"{env_spec.name}: call reset() before using env.{field}")
-            )
+            placeholder = _BeforeReset(f"{env_spec.name}: call reset() before using env.{field}")
+            setattr(self, field, placeholder)
 
     # ---- spaces -------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:

@@ -1,12 +1,15 @@
 """Evaluate a saved MaskablePPO model in the arena against baseline agents.
 
     python examples/evaluate.py runs/latest/model.zip --env iris_v0 --opponents random greedy \
-        --games 400 [--deterministic] [--json eval.json]
+        --games 400 [--sample] [--threads 1] [--json eval.json]
 
 For each opponent the model plays ``--games`` games with seats alternated (the arena rotates
-seats), and the win rate is printed with its 95% Wilson interval. The model is loaded as an
-``sb3:PATH`` agent (:class:`tabletop_envs.training.PolicyAgent`), so any arena or CLI command
-takes it too: ``tabletop-envs evaluate --env iris_v0 --agents sb3:runs/latest/model.zip greedy``.
+seats), and the win rate is printed with its 95% Wilson interval. The model plays its most
+likely action, as training's evaluations do (``--sample`` samples from the policy instead), with
+torch pinned to ``--threads`` threads (1: the fastest for these small networks). The model
+is loaded as an ``sb3:PATH`` agent (:class:`tabletop_envs.training.PolicyAgent`), so any arena
+or CLI command takes it too:
+``tabletop-envs evaluate --env iris_v0 --agents sb3:runs/latest/model.zip greedy``.
 """
 
 from __future__ import annotations
@@ -25,11 +28,13 @@ def evaluate_model(
     opponents: list[str],
     games: int,
     seed: int = 0,
-    deterministic: bool = False,
+    deterministic: bool = True,
     env_kwargs: dict | None = None,
+    threads: int = 1,
 ) -> dict[str, dict]:
     """Play the model against each opponent in the arena; return each opponent's summary."""
-    spec = f"sb3:{model}" + (",deterministic" if deterministic else "")
+    spec = f"sb3:{model}" + ("" if deterministic else ",sample")
+    spec += "" if threads == 1 else f",threads={threads}"  # 1 is the sb3 agents' default
     out = {}
     for opponent in opponents:
         result = run_arena(env, [spec, opponent], games, seed=seed, env_kwargs=env_kwargs)
@@ -47,17 +52,26 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--opponents", nargs="+", default=["random"], help="agent specs")
     p.add_argument("--games", type=int, default=400)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--deterministic", action="store_true", help="play the most likely action")
+    p.add_argument(
+        "--sample", action="store_true", help="sample moves (default: the most likely action)"
+    )
+    p.add_argument(
+        "--deterministic", action="store_true", help="play the most likely action (the default)"
+    )
+    p.add_argument("--threads", type=int, default=1, help="torch threads (default 1; 0: torch's)")
     p.add_argument("--json", help="write the summaries to this file")
     args = p.parse_args(argv)
+    if args.sample and args.deterministic:
+        p.error("--sample and --deterministic exclude each other")
     summaries = evaluate_model(
         args.model,
         args.env,
         args.opponents,
         args.games,
         seed=args.seed,
-        deterministic=args.deterministic,
+        deterministic=not args.sample,
         env_kwargs=parse_env_args(args.env_arg),
+        threads=args.threads,
     )
     for opponent, s in summaries.items():
         low, high = s["win_ci95"]

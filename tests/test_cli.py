@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import difflib
 import io
 import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from tabletop_envs import cli
+from tabletop_envs.envs.registry import make
 from tabletop_envs.games.iris.rules import IrisState
+from tests.conformance.cases import CASES
 
 SUBCOMMANDS = ("play", "evaluate", "list")
 
@@ -178,3 +182,69 @@ def test_console_module_runs():
     )
     assert proc.returncode == 0, proc.stderr
     assert "iris_v0" in proc.stdout
+
+
+# ---- play shows the human only what its seat may see -------------------------------------------
+def _play_transcript(monkeypatch, name, params, seat, resample_seed, agent="greedy", decisions=8):
+    """Play ``name`` through ``cli.play`` with a scripted human at ``seat``; return its steps.
+
+    The human plays its first legal move and quits after ``decisions`` decisions. With
+    ``resample_seed`` the game starts from ``resample_hidden(seat)`` of the dealt position: what
+    the other seats hold is redrawn, everything ``seat`` knows stays. Returns one
+    ``(text printed up to the end of the step, seat's observation after it)`` per env step,
+    then ``(the rest of the text, None)``.
+    """
+    from tabletop_envs.agents.human import HumanAgent, QuitGame
+    from tabletop_envs.envs.aec import TabletopEnv
+
+    reset, step = TabletopEnv.reset, TabletopEnv.step
+    out = io.StringIO()
+    steps = []
+    made = []
+
+    def resampled_reset(env, seed=None, options=None):
+        reset(env, seed=seed, options=options)
+        if resample_seed is not None:
+            env.load_state(env.game.resample_hidden(seat, np.random.default_rng(resample_seed)))
+
+    def recorded_step(env, action):
+        step(env, action)
+        steps.append((out.getvalue(), env.game.observation(seat)))
+
+    def scripted(human, game, s):
+        made.append(s)
+        if len(made) > decisions:
+            raise QuitGame("scripted")
+        return int(np.flatnonzero(game.legal_mask())[0])
+
+    monkeypatch.setattr(TabletopEnv, "reset", resampled_reset)
+    monkeypatch.setattr(TabletopEnv, "step", recorded_step)
+    monkeypatch.setattr(HumanAgent, "act", scripted)
+    cli.play(name, params, agent=agent, seat=seat, seed=4, stdin=io.StringIO(), stdout=out)
+    return [*steps, (out.getvalue(), None)]
+
+
+@pytest.mark.parametrize(("name", "params"), CASES)
+def test_play_transcript_shows_only_what_the_humans_seat_may_see(name, params, monkeypatch):
+    """Redrawing the other seats' hidden information changes no line printed for the human...
+
+    ...until the human's observation itself differs (a revealed tile, a placed choice): every
+    line is a function of what the human's seat has seen so far.
+    """
+    seat = len(make(name, **params).possible_agents) - 1  # the others move before the human
+    truth = _play_transcript(monkeypatch, name, params, seat, resample_seed=None)
+    compared = 0
+    for resample_seed in (1, 2, 3):
+        other = _play_transcript(monkeypatch, name, params, seat, resample_seed)
+        for (text, obs), (other_text, other_obs) in zip(truth, other, strict=False):
+            same_view = (obs is None) == (other_obs is None) and (
+                obs is None or np.array_equal(obs, other_obs)
+            )
+            if not same_view:
+                break
+            assert other_text == text, (
+                f"the transcript differs while player_{seat} saw the same:\n"
+                + "\n".join(difflib.unified_diff(text.splitlines(), other_text.splitlines()))
+            )
+            compared += 1
+    assert compared >= 3  # at least the first step of each redraw

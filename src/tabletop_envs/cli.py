@@ -106,7 +106,14 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         default=["random", "greedy"],
         help="agent specs: random, greedy, mcts[:iterations=N,c=X,rollout=random|greedy], "
-        "sb3:PATH (default: random greedy)",
+        "sb3:PATH[,sample] (most likely move unless ',sample') (default: random greedy)",
+    )
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="torch threads for sb3: agents that name none (default 1, the fastest for these "
+        "small networks; 0: torch's default)",
     )
     p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
@@ -183,7 +190,7 @@ def play(
     stdout: TextIO,
 ) -> int:
     """Run a terminal game through the PettingZoo env; return 0 (finished or quit)."""
-    from tabletop_envs.agents.human import HumanAgent, QuitGame, move_hint
+    from tabletop_envs.agents.human import HumanAgent, QuitGame, announce_move, move_hint
     from tabletop_envs.agents.registry import make_agent
     from tabletop_envs.envs.registry import make
 
@@ -229,7 +236,7 @@ def play(
                 say(f"{name} (you) play {game.action_to_string(action)}")
         else:
             action = others[mover].act(game, mover)
-            say(f"{name} ({agent}) plays {game.action_to_string(action)}")
+            say(f"{name} ({agent}) {announce_move(game, action, seat)}")  # only what seat sees
         env.step(action)
         if env.game.current_player == seat or env.game.is_terminal:
             shown = False
@@ -259,7 +266,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
     result = run_arena(
         args.env,
-        args.agents,
+        _with_threads(args.agents, args.env, args.threads),
         args.games,
         seed=args.seed,
         env_kwargs=_env_kwargs(args.param),
@@ -270,6 +277,29 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         Path(args.json).write_text(result.to_json() + "\n")
         print(f"wrote {args.json}")
     return 0
+
+
+def _with_threads(specs: list[str], env_name: str, threads: int) -> list[Any]:
+    """Return ``specs`` with each ``sb3:`` spec built, torch pinned to ``threads`` unless it says.
+
+    The models are loaded here with ``threads=`` added to a spec that names none (torch's thread
+    count is per process); each keeps the spec as typed as its name in the report.
+    """
+    from tabletop_envs.agents.registry import make_agent
+
+    if threads < 0:
+        raise ValueError(f"--threads must be 0 (torch's default) or more, got {threads}")
+    out: list[Any] = []
+    for spec in specs:
+        if not spec.startswith("sb3:"):
+            out.append(spec)
+            continue
+        options = spec.split(",")[1:]
+        named = any(o.strip().startswith("threads=") for o in options)
+        agent = make_agent(spec if named else f"{spec},threads={threads}", env_name)
+        agent.spec = spec  # type: ignore[attr-defined]  # the name the report shows
+        out.append(agent)
+    return out
 
 
 # ---- bench / train ----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import textwrap
 
+import numpy as np
 import pytest
 
 from tabletop_envs.core.errors import InvalidParameterError
@@ -144,6 +145,34 @@ def test_action_to_coord_refuses_pass_off_board_and_out_of_range_ids():
     for bad in (-1, state.spec.num_actions + 3):
         with pytest.raises(ValueError):
             state.action_to_coord(bad)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda s: s.coord_to_action(0.5, 0), "q must be an integer, got 0.5"),
+        (lambda s: s.coord_to_action(0, True), "r must be an integer, got True"),
+        (lambda s: s.coord_to_action("0", 0), "q must be an integer"),
+        (lambda s: s.action_to_coord("40"), "action must be an integer from 0 to 81"),
+        (lambda s: s.action_to_coord(40.0), "action must be an integer from 0 to 81"),
+        (lambda s: s.action_to_coord(-1), "action must be from 0 to 81, got -1"),
+        (lambda s: s.action_to_string(-1), "action must be from 0 to 81, got -1"),
+        (lambda s: s.action_to_string(True), "action must be an integer from 0 to 81"),
+        (lambda s: s.action_to_string(82), "action must be from 0 to 81, got 82"),
+    ],
+)
+def test_helpers_refuse_non_integers_and_out_of_range_ids(call, message):
+    """The helpers name the argument and its valid values instead of computing nonsense."""
+    state = IrisState.new()  # board side 5: ids 0-80 are cells, 81 is pass
+    with pytest.raises(InvalidParameterError, match=message):
+        call(state)
+
+
+def test_helpers_accept_numpy_integers():
+    state = IrisState.new()
+    assert state.coord_to_action(np.int64(0), np.int8(0)) == 40
+    assert state.action_to_coord(np.int32(40)) == (0, 0)
+    assert state.action_to_string(np.int64(state.pass_action)) == "pass"
 
 
 def test_text_picture_round_trips_through_the_parser():

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tabletop_envs import IllegalActionError
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.games.irk.placement import footprint, placement_tables
 from tabletop_envs.games.irk.rules import IrkState
 from tests.irk.helpers import can_place
@@ -143,14 +144,52 @@ def test_place_ids_round_trip_through_the_helpers():
         assert game.placement_to_action(*game.action_to_placement(action)) == action
     assert game.placement_to_action(2, 3, "left") == d + (2 * 11 + 3) * 4 + 3
     assert game.action_to_tile(5) == game.tile_to_action(5) == 5
-    with pytest.raises(ValueError, match="place ids"):
+    with pytest.raises(ValueError, match=f"place id must be from {d} to"):
         game.action_to_placement(3)
-    with pytest.raises(ValueError, match="choose ids"):
+    with pytest.raises(ValueError, match=f"choose id must be from 0 to {d - 1}"):
         game.action_to_tile(d)
     with pytest.raises(ValueError, match="orientation"):
         game.placement_to_action(0, 0, "diagonal")
-    with pytest.raises(ValueError, match="row and col"):
+    with pytest.raises(ValueError, match="row must be from 0 to 10"):
         game.placement_to_action(11, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda g: g.placement_to_action(1.5, 2, 0), "row must be an integer from 0 to 10"),
+        (lambda g: g.placement_to_action(1, "2", 0), "col must be an integer from 0 to 10"),
+        (lambda g: g.placement_to_action(1, 2, 0.0), "orientation must be an integer from 0"),
+        (lambda g: g.placement_to_action(1, 2, 4), "orientation must be from 0 to 3, got 4"),
+        (lambda g: g.placement_to_action(-1, 2, 0), "row must be from 0 to 10, got -1"),
+        (lambda g: g.action_to_tile(True), "choose id must be an integer from 0 to 29"),
+        (lambda g: g.action_to_tile(2.0), "choose id must be an integer from 0 to 29"),
+        (lambda g: g.tile_to_action(-1), "tile must be from 0 to 29, got -1"),
+        (lambda g: g.action_to_placement("40"), "place id must be an integer from 30 to 513"),
+        (lambda g: g.action_to_string(-1), "action must be from 0 to 513, got -1"),
+        (lambda g: g.action_to_string(514), "action must be from 0 to 513, got 514"),
+        (lambda g: g.action_to_string(3.0), "action must be an integer from 0 to 513"),
+        (lambda g: g.tile_label(-1), "tile must be from 0 to 29, got -1"),
+        (lambda g: g.placements_of(30), "tile must be from 0 to 29, got 30"),
+    ],
+)
+def test_helpers_refuse_non_integers_and_out_of_range_ids(call, message):
+    """The helpers name the argument and its valid values instead of computing nonsense."""
+    game = IrkState.new(seed=0, table_size=11)  # 30 tiles: choose ids 0-29, place ids 30-513
+    with pytest.raises(InvalidParameterError, match=message):
+        call(game)
+
+
+def test_helpers_accept_numpy_integers():
+    game = IrkState.new(seed=0, table_size=11)
+    d = game.deck_size
+    assert (
+        game.placement_to_action(np.int64(2), np.int32(3), np.int8(3)) == d + (2 * 11 + 3) * 4 + 3
+    )
+    assert game.action_to_placement(np.int64(d + 5)) == (0, 1, 1)
+    assert game.action_to_tile(np.int64(5)) == game.tile_to_action(np.int16(5)) == 5
+    assert game.action_to_string(np.int64(3)) == game.action_to_string(3)
+    assert np.array_equal(game.placements_of(np.int64(3)), game.placements_of(3))
 
 
 def test_an_illegal_placement_raises_and_leaves_the_state_unchanged():

@@ -279,6 +279,25 @@ def test_action_to_string_rejects_bad_ids() -> None:
             game.action_to_string(bad)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda g: g.square_to_coord(2.0), "square must be an integer from 0 to 35"),
+        (lambda g: g.coord_to_square(0.5, 0), "row must be an integer from 0 to 5"),
+        (lambda g: g.coord_to_square(0, True), "col must be an integer from 0 to 5"),
+        (lambda g: g.stone_action(0, 6), "col must be from 0 to 5, got 6"),
+        (lambda g: g.tile_action("1", 2), "row must be an integer from 0 to 5"),
+        (lambda g: g.action_to_coord("40"), "action id must be an integer from 0 to 72"),
+        (lambda g: g.action_to_coord(-1), "action id must be from 0 to 72, got -1"),
+        (lambda g: g.action_to_string(np.bool_(True)), "action id must be an integer"),
+    ],
+)
+def test_helpers_name_the_argument_and_its_range(call, message) -> None:
+    """Every helper raises InvalidParameterError (a ValueError) naming what was wrong."""
+    with pytest.raises(InvalidParameterError, match=message):
+        call(IsisOsirisState.new(seed=0))
+
+
 class Annotated(IsisOsirisState):
     """A subclass, to check that ``clone`` keeps the type."""
 

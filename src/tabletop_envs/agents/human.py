@@ -4,6 +4,9 @@ A typed move is understood, in order, as: a command (``help``/``legal``/``?`` li
 moves, ``quit``/``exit`` leaves); the game's own syntax from :func:`register_move_parser` (Iris:
 ``q r``, ``q,r`` or ``(q, r)``, and ``pass``); the exact name the game gives a legal move
 (``action_to_string``, spaces and case ignored); a raw action id as ``#17`` or ``17``.
+
+Other seats' moves are announced to the human with :func:`announce_move`, which shows only what
+the human's seat may see (an Irk choice is "chose a tile" until it is revealed).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import TextIO, cast
 
 import numpy as np
 
@@ -23,8 +26,13 @@ from tabletop_envs.core.game import GameState
 #: ValueError with a message when it is, but names no valid move (e.g. off the board).
 MoveParser = Callable[[GameState, str], "int | None"]
 
+#: ``announcer(game, action, viewer) -> text``: the move ``action`` of the seat to move in
+#: ``game`` (before it is played) as seat ``viewer`` may see it, e.g. ``"plays c2"``.
+MoveAnnouncer = Callable[[GameState, int, int], str]
+
 _PARSERS: dict[str, MoveParser] = {}
 _HINTS: dict[str, str] = {}
+_ANNOUNCERS: dict[str, MoveAnnouncer] = {}
 
 
 class QuitGame(Exception):  # noqa: N818 - a request, not an error
@@ -41,6 +49,23 @@ def register_move_parser(game_name: str, parser: MoveParser, hint: str = "") -> 
 def move_hint(game_name: str) -> str:
     """Return the one-line description of the game's move syntax ("" if none)."""
     return _HINTS.get(game_name, "")
+
+
+def register_move_announcer(game_name: str, announcer: MoveAnnouncer) -> None:
+    """Set how ``game_name`` announces a move to a seat that may not see all of it."""
+    _ANNOUNCERS[game_name] = announcer
+
+
+def announce_move(game: GameState, action: int, viewer: int) -> str:
+    """Return the move ``action`` of the seat to move as ``viewer`` sees it (before it is played).
+
+    Games whose moves are all public announce ``"plays <action_to_string>"``; a game with secret
+    moves registers an announcer that hides what ``viewer`` may not see.
+    """
+    announcer = _ANNOUNCERS.get(game.game_name)
+    if announcer is not None:
+        return announcer(game, action, viewer)
+    return f"plays {game.action_to_string(action)}"
 
 
 def _norm(text: str) -> str:
@@ -201,6 +226,26 @@ def _irk(game: GameState, text: str) -> int | None:
     row, col = int(match.group(1)), int(match.group(2))
     return game.placement_to_action(row, col, _ORIENT[match.group(3)])  # type: ignore[attr-defined]
 
+
+def _irk_announce(state: GameState, action: int, viewer: int) -> str:
+    """Irk: another seat's choice is secret until the bets are revealed or the tile is placed."""
+    from tabletop_envs.core.seats import next_seat
+    from tabletop_envs.games.irk.rules import CHOOSE, ROUND_KINDS, IrkState
+
+    game = cast(IrkState, state)  # registered for Irk only
+    mover = game.current_player
+    if game.phase != CHOOSE:  # the tile being placed is revealed as it is placed
+        tile = game.chosen[mover]
+        return f"places #{tile} {game.tile_label(tile)}: {game.action_to_string(action)}"
+    text = f"plays {game.action_to_string(action)}" if mover == viewer else "chose a tile"
+    if next_seat(mover, game.num_players) == game.box and ROUND_KINDS[game.round] == "bet":
+        chosen = [action if s == mover else t for s, t in enumerate(game.chosen)]
+        bets = ", ".join(f"player_{s} #{t} {game.tile_label(t)}" for s, t in enumerate(chosen))
+        text += f"; the bets are revealed: {bets}"
+    return text
+
+
+register_move_announcer("irk", _irk_announce)
 
 register_move_parser(
     "irk",

@@ -8,8 +8,10 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
   will become bets);
 - ``mcts`` — UCT; ``ARGS`` are comma-separated ``key=value`` among ``iterations`` (int),
   ``exploration`` (float, alias ``c``) and ``rollout`` (``random``/``greedy``);
-- ``sb3`` — a saved MaskablePPO model: ``sb3:PATH`` (``sb3:PATH,deterministic`` to play its
-  most likely action); needs the ``train`` extra.
+- ``sb3`` — a saved MaskablePPO model: ``sb3:PATH`` plays its most likely action, as training's
+  evaluations do (``sb3:PATH,sample`` samples from the policy instead); ``threads=N`` sets torch's
+  intra-op threads (default 1, the fastest for these small networks; 0: torch's default), e.g.
+  ``sb3:model.zip,sample,threads=2``; needs the ``train`` extra.
 
 :func:`register_agent` plugs in more names.
 """
@@ -124,17 +126,34 @@ def _mcts(args: str, env_name: str, seed: int | None) -> Agent:
 
 
 def _sb3(args: str, env_name: str, seed: int | None) -> Agent:
-    path, _, flag = args.partition(",")
-    if not path or flag not in ("", "deterministic"):
-        raise ValueError(
-            f"use sb3:PATH or sb3:PATH,deterministic (a MaskablePPO zip), got sb3:{args}"
-        )
+    path, *options = args.split(",")
+    usage = (
+        "use sb3:PATH[,sample][,threads=N] (a MaskablePPO zip; 'sample' samples moves instead "
+        "of playing the most likely one, 'deterministic' is the default; threads=N torch "
+        f"threads, default 1), got sb3:{args}"
+    )
+    deterministic = True
+    threads_args = []
+    for option in (o.strip() for o in options):
+        if option in ("sample", "deterministic"):
+            deterministic = option == "deterministic"
+        elif option.startswith("threads="):
+            threads_args.append(option)
+        else:
+            raise ValueError(usage)
+    if not path or len(threads_args) > 1:
+        raise ValueError(usage)
+    threads = parse_kwargs(",".join(threads_args), {"threads": int}, f"sb3:{args}")
     try:
-        from tabletop_envs.training.sb3 import PolicyAgent
+        from tabletop_envs.training.sb3 import DEFAULT_THREADS, PolicyAgent
     except ImportError as err:  # pragma: no cover - depends on the installed extras
         raise ValueError(f"sb3 agents need the training module: {err}") from None
     try:
-        return PolicyAgent.load(path, deterministic=flag == "deterministic")
+        return PolicyAgent.load(
+            path,
+            deterministic=deterministic,
+            threads=threads.get("threads", DEFAULT_THREADS),  # type: ignore[arg-type]
+        )
     except ImportError as err:
         raise ValueError(
             f"sb3 agents need sb3-contrib (pip install 'tabletop_envs[train]'): {err}"

@@ -12,6 +12,8 @@ from functools import cache
 
 import numpy as np
 
+from tabletop_envs.core.errors import InvalidParameterError
+
 #: The six unit directions in axial ``(dq, dr)``.
 HEX_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
@@ -32,7 +34,7 @@ class HexBoard:
         """Return the array index of axial cell ``(q, r)``; ValueError if off the board."""
         if not self.contains(q, r):
             m = self.side - 1
-            raise ValueError(
+            raise InvalidParameterError(
                 f"cell (q={q}, r={r}) is off a board of side {self.side}: need "
                 f"max(|q|, |r|, |q+r|) <= {m}"
             )
@@ -41,7 +43,9 @@ class HexBoard:
     def coord(self, index: int) -> tuple[int, int]:
         """Return the axial ``(q, r)`` of an on-board array index; ValueError otherwise."""
         if not (0 <= index < self.width * self.width) or not self.on_board[index]:
-            raise ValueError(f"index {index} is not a cell of a board of side {self.side}")
+            raise InvalidParameterError(
+                f"index {index} is not a cell of a board of side {self.side}"
+            )
         row, col = divmod(index, self.width)
         return col - self.side + 1, row - self.side + 1
 

@@ -10,9 +10,16 @@ import numpy as np
 from tabletop_envs.core.errors import InvalidParameterError
 
 
+def check_int(name: str, value: Any) -> int:
+    """Return ``value`` as an int if it is an integer (numpy ints too; not bool), else raise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InvalidParameterError(f"{name} must be an integer, got {value!r}")
+    return int(value)
+
+
 def check_int_range(name: str, value: Any, low: int, high: int) -> int:
     """Return ``value`` if it is an int in ``[low, high]``, else raise InvalidParameterError."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise InvalidParameterError(
             f"{name} must be an integer from {low} to {high}, got {value!r}"
         )

@@ -6,6 +6,7 @@ the game's :class:`~tabletop_envs.core.GameSpec`, and keeps PettingZoo's bookkee
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from typing import Any
 
@@ -26,6 +27,49 @@ RENDER_MODES = ("ansi", "rgb_array")
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
 #: Reward of the mover whose illegal action ends the game under ``illegal_action="penalize"``.
 ILLEGAL_ACTION_REWARD = -1.0
+
+
+#: PettingZoo fields that ``reset()`` sets; before it each holds a :class:`_BeforeReset`.
+BEFORE_RESET_FIELDS = (
+    "agents",
+    "agent_selection",
+    "rewards",
+    "terminations",
+    "truncations",
+    "infos",
+)
+
+
+class ResetNeededError(RuntimeError):
+    """The env was used before its first ``reset()``."""
+
+
+class _BeforeReset:
+    """The value of a PettingZoo field until the first ``reset()``: every use says to call it.
+
+    A plain instance attribute that ``reset()`` replaces, rather than a class-level property
+    raising the error: a class attribute named ``agent_selection`` would cost every
+    ``self.agent_selection`` of ``last()`` / ``step()`` CPython's fast attribute path.
+    """
+
+    __slots__ = ("_message",)
+
+    def __init__(self, message: str) -> None:
+        self._message = message
+
+    def _refuse(self, *args: Any) -> Any:
+        raise ResetNeededError(self._message)
+
+    __iter__ = __len__ = __bool__ = __getitem__ = __contains__ = __hash__ = _refuse
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __index__ = _refuse  # type: ignore[assignment]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # copy / pickle probes, unset slots
+            raise AttributeError(name)
+        raise ResetNeededError(self._message)
+
+    def __repr__(self) -> str:
+        return f"<{self._message}>"
 
 
 class TabletopEnv(AECEnv):
@@ -94,19 +138,44 @@ class TabletopEnv(AECEnv):
         self._seeds: np.random.Generator | None = None
         self.game: GameState | None = None
         self._done = True
+        for field in BEFORE_RESET_FIELDS:  # placeholders until reset() sets the real values
+            placeholder = _BeforeReset(f"{env_spec.name}: call reset() before using env.{field}")
+            setattr(self, field, placeholder)
 
     # ---- spaces -------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         """Return the observation space of ``agent`` (the same for every agent)."""
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space:
         """Return the action space of ``agent`` (the same for every agent)."""
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
+
+    def _unknown_agent(self, agent: object) -> InvalidParameterError:
+        valid = ", ".join(self.possible_agents)
+        return InvalidParameterError(f"{self}: unknown agent {agent!r}; the agents are {valid}")
 
     # ---- PettingZoo API -----------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game. A seed makes this and every later unseeded reset reproducible."""
+        """Start a new game. A seed makes this and every later unseeded reset reproducible.
+
+        ``seed`` is None or a non-negative integer (InvalidParameterError otherwise).
+        """
+        if seed is not None:
+            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+                raise InvalidParameterError(
+                    f"{self}: seed must be None or a non-negative integer, got {seed!r}"
+                )
+            if seed < 0:
+                raise InvalidParameterError(
+                    f"{self}: seed must be None or a non-negative integer, got {seed}"
+                )
         if seed is not None or self._seeds is None:
             self._seeds = np.random.default_rng(seed)
         game_seed = int(self._seeds.integers(2**63))
@@ -151,7 +220,10 @@ class TabletopEnv(AECEnv):
         game = self.game
         if game is None:
             self._game()  # raises the "call reset()" error
-        seat = self._seat_of[agent]
+        try:
+            seat = self._seat_of[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
         if not self._done and seat == game.current_player:
             mask = game.legal_mask()  # fresh by the GameState contract
         else:
@@ -176,13 +248,16 @@ class TabletopEnv(AECEnv):
             obs = {"observation": game.observation(seat), "action_mask": mask}
         else:
             obs = None
-        return (
-            obs,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        try:
+            return (
+                obs,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
+        except KeyError:  # every agent has stepped out of the finished game
+            raise self._over_error("last()") from None
 
     def step(self, action: Any) -> None:
         """Play ``action`` for ``agent_selection`` (``None`` for an agent whose game is over)."""
@@ -190,7 +265,11 @@ class TabletopEnv(AECEnv):
         if game is None:
             self._game()  # raises the "call reset()" error
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            done = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # every agent has stepped out of the finished game
+            raise self._over_error("step()") from None
+        if done:
             self._was_dead_step(action)
             return
         try:
@@ -214,7 +293,7 @@ class TabletopEnv(AECEnv):
         for agent, seat in self._seat_of.items():
             self.rewards[agent] = float(returns[seat])
             self.terminations[agent] = True
-            self.infos[agent] = dict(result)
+            self.infos[agent] = copy.deepcopy(result)  # each agent its own lists
 
     def _penalize(self, agent: str, err: IllegalActionError) -> None:
         self._cumulative_rewards[agent] = 0.0
@@ -232,8 +311,19 @@ class TabletopEnv(AECEnv):
 
     def _game(self) -> GameState:
         if self.game is None:
-            raise RuntimeError(f"{self.env_spec.name}: call reset() before using the env")
+            raise ResetNeededError(f"{self.env_spec.name}: call reset() before using the env")
         return self.game
+
+    def _over_error(self, call: str) -> RuntimeError:
+        return RuntimeError(
+            f"{self}: {call} after the game is over and every agent has stepped out of it; "
+            "call reset() to start a new game"
+        )
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """Return PettingZoo's iterator over the agent to act (call ``reset()`` first)."""
+        self._game()  # raises the "call reset()" error
+        return super().agent_iter(max_iter)
 
     def render(self) -> str | np.ndarray | None:
         """Return the ansi text or the RGB image of the position (per ``render_mode``)."""

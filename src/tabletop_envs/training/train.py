@@ -472,7 +472,11 @@ def _imitate(config: TrainConfig, model: Any, log: Callable[[str], None]) -> dic
                 more = more + part
         else:
             # round 0: the expert plays; later rounds: the policy cloned so far (sampling)
-            behaviour = None if k == 0 else PolicyAgent(model.policy, name=f"clone@{k}")
+            behaviour = (
+                None
+                if k == 0
+                else PolicyAgent(model.policy, deterministic=False, name=f"clone@{k}")
+            )
             more = collect_demonstrations(
                 env,
                 expert,

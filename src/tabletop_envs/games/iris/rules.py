@@ -17,7 +17,7 @@ import numpy as np
 
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
-from tabletop_envs.core.params import check_bool, check_int_range
+from tabletop_envs.core.params import check_bool, check_int, check_int_range
 from tabletop_envs.core.rng import copy_rng
 from tabletop_envs.games.iris.saved import check_saved_state
 from tabletop_envs.games.iris.tables import (
@@ -181,13 +181,14 @@ class IrisState(PhasedGameState):
     # ---- geometry helpers ---------------------------------------------------------------
     def action_to_coord(self, action: int) -> tuple[int, int]:
         """Return the axial ``(q, r)`` of a cell action; ValueError for pass or off-board ids."""
+        action = check_int_range("action", action, 0, self.tables.num_actions - 1)
         if action == self.tables.pass_action:
-            raise ValueError(f"action {action} is pass, not a cell")
-        return self.tables.board.coord(int(action))
+            raise InvalidParameterError(f"action {action} is pass, not a cell")
+        return self.tables.board.coord(action)
 
     def coord_to_action(self, q: int, r: int) -> int:
         """Return the action id of axial cell ``(q, r)``; ValueError if it is off the board."""
-        return self.tables.board.index(q, r)
+        return self.tables.board.index(check_int("q", q), check_int("r", r))
 
     @property
     def pass_action(self) -> int:
@@ -195,10 +196,11 @@ class IrisState(PhasedGameState):
         return self.tables.pass_action
 
     def action_to_string(self, action: int) -> str:
-        """Return ``"pass"`` or ``"(q, r)"``."""
+        """Return ``"pass"`` or ``"(q, r)"``; ValueError for an id that names no action."""
+        action = check_int_range("action", action, 0, self.tables.num_actions - 1)
         if action == self.tables.pass_action:
             return "forfeit" if self.phase == FORFEIT else "pass"
-        q, r = self.tables.board.coord(int(action))
+        q, r = self.tables.board.coord(action)
         return f"({q}, {r})"
 
     # ---- dynamics -----------------------------------------------------------------------

@@ -258,24 +258,17 @@ class IrkState(PhasedGameState):
 
     def action_to_tile(self, action: int) -> int:
         """Return the tile id chosen by a choose id; ValueError for a place id."""
-        action = int(action)
-        if not 0 <= action < self.deck_size:
-            raise ValueError(f"choose ids run from 0 to {self.deck_size - 1}, got {action}")
-        return action
+        return check_int_range("choose id", action, 0, self.deck_size - 1)
 
     def tile_to_action(self, tile: int) -> int:
         """Return the choose id of tile ``tile`` (the tile id itself)."""
-        return self.action_to_tile(tile)
+        return check_int_range("tile", tile, 0, self.deck_size - 1)
 
     def action_to_placement(self, action: int) -> tuple[int, int, int]:
         """Return ``(row, col, orientation)`` of a place id; ValueError for a choose id."""
         t = self.params.table_size
-        p = int(action) - self.deck_size
-        if not 0 <= p < t * t * 4:
-            raise ValueError(
-                f"place ids run from {self.deck_size} to {self.deck_size + t * t * 4 - 1}, "
-                f"got {action}"
-            )
+        d = self.deck_size
+        p = check_int_range("place id", action, d, d + t * t * 4 - 1) - d
         cell, orientation = divmod(p, 4)
         row, col = divmod(cell, t)
         return row, col, orientation
@@ -283,24 +276,21 @@ class IrkState(PhasedGameState):
     def placement_to_action(self, row: int, col: int, orientation: int | str) -> int:
         """Return the place id putting the top square on ``(row, col)`` running ``orientation``."""
         t = self.params.table_size
+        row = check_int_range("row", row, 0, t - 1)
+        col = check_int_range("col", col, 0, t - 1)
         if isinstance(orientation, str):
-            if orientation not in ORIENTATIONS:
-                raise ValueError(f"orientation must be one of {ORIENTATIONS}, got {orientation!r}")
-            orientation = ORIENTATIONS.index(orientation)
-        if not (0 <= row < t and 0 <= col < t and 0 <= orientation < 4):
-            raise ValueError(
-                f"row and col run from 0 to {t - 1} and orientation from 0 to 3, "
-                f"got ({row}, {col}, {orientation})"
-            )
-        return self.deck_size + (row * t + col) * 4 + int(orientation)
+            orientation = ORIENTATIONS.index(check_choice("orientation", orientation, ORIENTATIONS))
+        else:
+            orientation = check_int_range("orientation", orientation, 0, len(ORIENTATIONS) - 1)
+        return self.deck_size + (row * t + col) * 4 + orientation
 
     def tile_label(self, tile: int) -> str:
         """Return the text of tile ``tile``, e.g. ``"G2 R1 ."``."""
-        return tile_text(self.tiles[tile])
+        return tile_text(self.tiles[check_int_range("tile", tile, 0, self.deck_size - 1)])
 
     def action_to_string(self, action: int) -> str:
         """Return ``"choose #12 G2 R1 ."`` or ``"place at (9, 7) right"``."""
-        action = int(action)
+        action = check_int_range("action", action, 0, self.spec.num_actions - 1)
         if action < self.deck_size:
             return f"choose #{action} {self.tile_label(action)}"
         row, col, o = self.action_to_placement(action)
@@ -314,6 +304,8 @@ class IrkState(PhasedGameState):
 
     def placements_of(self, tile: int) -> np.ndarray:
         """Return the legal placement indices of ``tile`` on the current table, ascending."""
+        if type(tile) is not int or not 0 <= tile < self.deck_size:  # the hot path skips this
+            tile = check_int_range("tile", tile, 0, self.deck_size - 1)
         candidates = self._contact_ids
         if candidates is None:
             candidates = self._contact_ids = np.flatnonzero(self._contact)

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_bool, check_choice, check_int_range
 from tabletop_envs.core.rng import copy_rng, make_rng
@@ -282,25 +283,18 @@ class IsisOsirisState(PhasedGameState):
     @staticmethod
     def action_to_coord(action: int) -> tuple[int, int]:
         """Return the ``(row, col)`` of a stone or tile action; ValueError for reveal."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"an action id is an integer from 0 to {NUM_ACTIONS - 1}")
+        action = check_int_range("action id", action, 0, NUM_ACTIONS - 1)
         if action == REVEAL:
-            raise ValueError(f"action {REVEAL} is reveal, not a square")
-        if not 0 <= action < REVEAL:
-            raise ValueError(f"action ids run from 0 to {NUM_ACTIONS - 1}, got {action}")
-        return square_to_coord(int(action) % NUM_SQUARES)
+            raise InvalidParameterError(f"action {REVEAL} is reveal, not a square")
+        return square_to_coord(action % NUM_SQUARES)
 
     def action_to_string(self, action: int) -> str:
         """Return ``"reveal"``, ``"stone c2"`` or ``"tile c2"``; ValueError for a bad id."""
-        if (
-            not isinstance(action, bool)
-            and isinstance(action, (int, np.integer))
-            and action == REVEAL
-        ):
+        action = check_int_range("action id", action, 0, NUM_ACTIONS - 1)
+        if action == REVEAL:
             return "reveal"
-        row, col = self.action_to_coord(action)  # validates the id
         kind = "stone" if action < TILE_BASE else "tile"
-        return f"{kind} {square_name(coord_to_square(row, col))}"
+        return f"{kind} {square_name(action % NUM_SQUARES)}"
 
     # ---- dynamics -----------------------------------------------------------------------
     def _legal(self) -> np.ndarray:

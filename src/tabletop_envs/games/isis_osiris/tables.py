@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from functools import cache
 
-import numpy as np
-
+from tabletop_envs.core.params import check_int_range
 from tabletop_envs.core.squaregrid import square_neighbors
 
 ROWS = COLS = 6
@@ -49,21 +48,13 @@ def all_tiles() -> list[int]:
 
 def square_to_coord(square: int) -> tuple[int, int]:
     """Return ``(row, col)`` of square id ``square`` (0-35, row-major from the top left)."""
-    if isinstance(square, bool) or not isinstance(square, (int, np.integer)):
-        raise ValueError(f"a square id is an integer from 0 to {NUM_SQUARES - 1}, got {square!r}")
-    if not 0 <= square < NUM_SQUARES:
-        raise ValueError(f"square ids run from 0 to {NUM_SQUARES - 1}, got {square}")
-    return divmod(int(square), COLS)
+    return divmod(check_int_range("square", square, 0, NUM_SQUARES - 1), COLS)
 
 
 def coord_to_square(row: int, col: int) -> int:
     """Return the square id of ``(row, col)``, both 0-5 (row 0 at the top)."""
-    for name, value in (("row", row), ("col", col)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise ValueError(f"{name} must be an integer from 0 to 5, got {value!r}")
-        if not 0 <= value < ROWS:
-            raise ValueError(f"{name} must be from 0 to 5, got {value}")
-    return int(row) * COLS + int(col)
+    row = check_int_range("row", row, 0, ROWS - 1)
+    return row * COLS + check_int_range("col", col, 0, COLS - 1)
 
 
 def square_name(square: int) -> str:

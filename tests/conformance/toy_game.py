@@ -68,7 +68,7 @@ class ToyState(GameState):
         """Return the fresh mask: take k + 1 stones for action k."""
         return np.array([k + 1 <= self.left for k in range(3)], dtype=np.int8)
 
-    def apply(self, action: int) -> None:
+    def _apply(self, action: int) -> None:
         """Take ``action + 1`` stones."""
         action = self._check_action_type(action)
         if not self.legal_mask()[action]:
@@ -141,13 +141,13 @@ class MaskAllowsTooMuch(ToyState):
 class ApplyAcceptsTooMuch(ToyState):
     """``apply`` accepts an action off the mask (and mangles the state doing so)."""
 
-    def apply(self, action: int) -> None:
+    def _apply(self, action: int) -> None:
         """Accept anything in range."""
         if 0 <= action < 3 and not self.is_terminal and not self.legal_mask()[action]:
             self.left = 0
             self.winner = self.to_move
             return
-        super().apply(action)
+        super()._apply(action)
 
 
 class SharedClone(ToyState):

@@ -57,6 +57,10 @@ class GameState(ABC):
 
     params: Any
     rng: np.random.Generator
+    #: The seed the game was dealt from, or ``None`` for a position built another way.
+    seed: int | None
+    #: Every action applied since the deal, in order: with ``seed`` it rebuilds the position.
+    actions: list[int]
 
     # ---- construction -------------------------------------------------------------------
     def __init__(self, params: Any, seed: int | None = None) -> None:
@@ -65,9 +69,17 @@ class GameState(ABC):
                 f"{type(self).__name__} needs {self.params_class.__name__}, "
                 f"got {type(params).__name__}"
             )
+        if seed is None:  # fresh entropy, but a known seed: the game stays replayable
+            seed = int(np.random.SeedSequence().entropy)
         self.params = params
         self.rng = make_rng(seed)
+        self._start_log(seed)
         self._setup()
+
+    def _start_log(self, seed: int | None) -> None:
+        """Start an empty action log from ``seed`` (``None``: a position the log cannot rebuild)."""
+        self.seed = seed
+        self.actions = []
 
     @classmethod
     def new(cls: type[S], *, seed: int | None = None, **params: Any) -> S:
@@ -112,9 +124,17 @@ class GameState(ABC):
         """Return the legal action ids, ascending."""
         return np.flatnonzero(self.legal_mask()).tolist()
 
-    @abstractmethod
     def apply(self, action: int) -> None:
-        """Play ``action`` for the current player.
+        """Play ``action`` for the current player and append it to ``actions``.
+
+        Raises :class:`IllegalActionError` (state unchanged, log included) if it is not legal.
+        """
+        self._apply(action)
+        self.actions.append(action if type(action) is int else int(action))
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Play ``action`` (the game's own transition; :meth:`apply` logs it once it succeeded).
 
         Raises :class:`IllegalActionError` (state unchanged) if the action is not legal.
         """
@@ -176,7 +196,10 @@ class GameState(ABC):
 
     # ---- copies and persistence -----------------------------------------------------------
     def clone(self: S) -> S:
-        """Return an independent copy (RNG included) that plays on identically."""
+        """Return an independent copy (RNG and action log included) that plays on identically.
+
+        Subclasses overriding it copy ``actions`` (a list copy) with their other mutable fields.
+        """
         return copy.deepcopy(self)
 
     @abstractmethod
@@ -188,7 +211,7 @@ class GameState(ABC):
         """Restore the mutable state from :meth:`_state_dict` output."""
 
     def to_json(self) -> str:
-        """Serialize the whole state, parameters and RNG position included."""
+        """Serialize the whole state, parameters, RNG position and action log included."""
         return json.dumps(
             {
                 "game": self.game_name,
@@ -196,6 +219,7 @@ class GameState(ABC):
                 "params": dataclasses.asdict(self.params),
                 "rng": rng_to_json(self.rng),
                 "state": self._state_dict(),
+                "log": {"seed": self.seed, "actions": self.actions},
             },
             sort_keys=True,
         )
@@ -212,19 +236,43 @@ class GameState(ABC):
         state.params = cls.params_class(**_tuples(data["params"]))
         state.rng = rng_from_json(data["rng"])
         state._load_state_dict(data["state"])
+        state._load_log(data.get("log"))  # optional: JSON written before the log had none
         return state
+
+    def _load_log(self, log: Any) -> None:
+        """Restore the action log written by :meth:`to_json`; ``None`` starts an unseeded one."""
+        if log is None:
+            self._start_log(None)
+            return
+        if not isinstance(log, dict) or set(log) != {"seed", "actions"}:
+            raise ValueError(f"'log' is an object with keys 'seed' and 'actions', got {log!r}")
+        seed, actions = log["seed"], log["actions"]
+        if seed is not None and (type(seed) is not int or seed < 0):
+            raise ValueError(f"'log.seed' is a non-negative integer or null, got {seed!r}")
+        n = self.spec.num_actions
+        if not isinstance(actions, list) or not all(type(a) is int and 0 <= a < n for a in actions):
+            raise ValueError(f"'log.actions' is a list of action ids from 0 to {n - 1}")
+        self.seed = seed
+        self.actions = list(actions)
 
     # Pickle and deepcopy go through the same canonical data as JSON, so derived caches (e.g.
     # numpy views into a shared buffer) are rebuilt by ``_load_state_dict``, never detached.
     def __getstate__(self) -> dict[str, Any]:
-        return {"params": self.params, "rng": rng_to_json(self.rng), "state": self._state_dict()}
+        return {
+            "params": self.params,
+            "rng": rng_to_json(self.rng),
+            "state": self._state_dict(),
+            "log": (self.seed, self.actions.copy()),
+        }
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.params = data["params"]
         self.rng = rng_from_json(data["rng"])
         self._load_state_dict(data["state"])
+        self.seed, self.actions = data["log"]
 
     def __eq__(self, other: object) -> bool:
+        # the position: parameters, RNG and state; two move orders to one position are equal
         if type(other) is not type(self):
             return NotImplemented
         return (

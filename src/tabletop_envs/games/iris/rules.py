@@ -220,7 +220,7 @@ class IrisState(PhasedGameState):
             mask = self._legal()
         return mask.copy()
 
-    def apply(self, action: int) -> None:
+    def _apply(self, action: int) -> None:
         """Play ``action`` for the player to move; IllegalActionError leaves the state as is."""
         if type(action) is not int:
             action = self._check_action_type(action)
@@ -441,6 +441,7 @@ class IrisState(PhasedGameState):
         """Return an independent copy."""
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
+        new.actions = self.actions.copy()
         new.board = self.board.copy()
         new._empty = self._empty.copy()
         new._empty_gray = self._empty_gray.copy()

@@ -156,6 +156,7 @@ def test_a_record_round_trips_and_rebuilds_the_game(tmp_path: Path) -> None:
         ({"version": 2}, "version 1"),
         ({"actions": "1 2 3"}, "'actions' is a list"),
         ({"extra": 1}, "unknown \\['extra'\\]"),
+        ({"result": {"returns": [1, 1, 1]}}, "disagrees with the replayed game's returns"),
     ],
 )
 def test_a_bad_record_is_rejected_with_what_is_wrong(

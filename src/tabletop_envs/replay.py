@@ -179,6 +179,12 @@ class GameRecord:
         seats = states[0].num_players
         if len(agents) != seats:
             raise ReplayError(f"'agents' names one agent per seat ({seats}), got {len(agents)}")
+        returns = [float(r) for r in states[-1].returns()]
+        if data["result"].get("returns") != returns:
+            raise ReplayError(
+                f"'result.returns' {data['result'].get('returns')!r} disagrees with the "
+                f"replayed game's returns {returns}"
+            )
         return record
 
     def save(self, path: str | Path) -> None:

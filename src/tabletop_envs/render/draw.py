@@ -68,6 +68,10 @@ class Text:
     fill: Color = (30, 30, 30)
     anchor: str = "middle"
 
+    def __post_init__(self) -> None:
+        if self.anchor not in ANCHORS:
+            raise ValueError(f"a text anchor is one of {ANCHORS}, got {self.anchor!r}")
+
 
 Shape = Rect | Circle | Polygon | Text
 

@@ -68,8 +68,10 @@ def _stone(x: float, y: float, radius: float, seat: int) -> Circle:
     return Circle(x, y, radius - 0.75, STONE_COLORS[seat], STONE_EDGE, 1.5)
 
 
-def drawing(state: IrisState) -> Drawing:
-    """Return the drawing description of ``state`` (see the module docstring)."""
+def drawing(state: IrisState, seat: int | None = None) -> Drawing:
+    """Return the drawing description of ``state`` (the same from every ``seat``)."""
+    if seat is not None:
+        state._check_seat(seat)  # perfect information: every seat sees the same picture
     n = state.params.board_size
     m = n - 1
     t = state.tables

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import shlex
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -122,3 +124,21 @@ def test_write_gif_checks_its_delays(tmp_path: Path) -> None:
     assert write_gif(record, states, tmp_path / "a.gif", delay_ms=50)[0] == len(states)
     with pytest.raises(ValueError, match="positive milliseconds"):
         write_gif(record, states, tmp_path / "b.gif", delay_ms=0)
+
+
+def test_the_readme_watch_command_works_as_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = Path(__file__).resolve().parent.parent
+    section = (root / "README.md").read_text().split("## Watch a game", 1)[1].split("\n## ")[0]
+    [command] = re.findall(r"```bash\n(.*?)\n```", section, re.S)
+    assert 'pip install -e ".[render]"' in command
+    assert re.search(r'^render = \["pillow>=', (root / "pyproject.toml").read_text(), re.M)
+    argv = shlex.split(command.split(" && ")[-1])
+    assert argv[:2] == ["tabletop-envs", "watch"]
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(argv[1:], capsys)
+    gif = tmp_path / argv[argv.index("--gif") + 1]
+    assert code == 0 and gif.is_file() and "frames of" in out
+    with PIL.open(gif) as img:
+        assert img.n_frames > 10

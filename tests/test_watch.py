@@ -142,3 +142,15 @@ def test_the_readme_watch_command_works_as_written(
     assert code == 0 and gif.is_file() and "frames of" in out
     with PIL.open(gif) as img:
         assert img.n_frames > 10
+
+
+@pytest.mark.parametrize("command", ["watch", "replay"])
+def test_help_describes_the_spectator_view(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        cli.main([command, "--help"])
+    assert exc.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--gif" in text and "--svg" in text
+    assert ("spectator" in text) == (command == "watch")

@@ -70,10 +70,12 @@ def _tile(out: Drawing, x: float, y: float, side: float, value: int | None) -> N
         return
     fill, ink = (POSITIVE, INK) if value > 0 else (NEGATIVE, POSITIVE)
     out.add(Rect(x, y, side, side, fill, TILE_EDGE, 1.0))
-    out.add(Text(cx, y + side * 0.32, f"{value:+d}", side * 0.3, ink))
     if side >= 24:
+        out.add(Text(cx, y + side * 0.32, f"{value:+d}", side * 0.3, ink))
         for fx, fy in _PIPS[abs(value)]:
             out.add(Circle(x + fx * side, y + fy * side, side * 0.07, ink))
+    else:  # a small tile (the one in hand): the signed value only
+        out.add(Text(cx, cy, f"{value:+d}", 10, ink))
 
 
 def drawing(state: IsisOsirisState, seat: int | None = None) -> Drawing:
@@ -120,7 +122,7 @@ def drawing(state: IsisOsirisState, seat: int | None = None) -> Drawing:
         label = f"{state.stones_left[s]} stones {len(state.stacks[s])} tiles"
         out.add(Text(info_x, cy, label, 8, INK, "start"))
         if state.phase == PLACE and s == state.current_player:
-            _tile(out, width - MARGIN - 20, y + 2, 20, state.in_hand)
+            _tile(out, x + 4, y + 1, ROW_HEIGHT - 2, state.in_hand)  # the tile being placed
     return out
 
 

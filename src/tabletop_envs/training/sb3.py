@@ -162,7 +162,7 @@ class SingleAgentEnv(gymnasium.Env):
     end, the game's result details and ``learner_return``.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"]}
+    metadata = {"render_modes": ["ansi", "rgb_array", "svg"]}
 
     def __init__(
         self,

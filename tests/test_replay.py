@@ -178,3 +178,12 @@ def test_a_record_with_an_illegal_action_names_its_step(tmp_path: Path) -> None:
     del data["result"]
     with pytest.raises(ReplayError, match="missing \\['result'\\]"):
         GameRecord.from_json(json.dumps(data))
+
+
+def test_a_pickle_made_before_the_log_loads_unseeded() -> None:
+    game = new_game("iris_v0", {}, seed=1)
+    data = game.__getstate__()
+    del data["log"]
+    old = object.__new__(type(game))
+    old.__setstate__(data)
+    assert old == game and old.seed is None and old.actions == []

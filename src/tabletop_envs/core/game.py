@@ -269,7 +269,8 @@ class GameState(ABC):
         self.params = data["params"]
         self.rng = rng_from_json(data["rng"])
         self._load_state_dict(data["state"])
-        self.seed, self.actions = data["log"]
+        seed, actions = data.get("log", (None, []))  # pickles made before the log had none
+        self.seed, self.actions = seed, list(actions)
 
     def __eq__(self, other: object) -> bool:
         # the position: parameters, RNG and state; two move orders to one position are equal

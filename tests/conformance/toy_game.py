@@ -14,6 +14,7 @@ import numpy as np
 
 from tabletop_envs.core.game import TERMINAL, GameSpec, GameState
 from tabletop_envs.core.params import check_int_range
+from tabletop_envs.render.draw import Drawing, Rect
 
 MAX_PILE = 30
 SIZE = MAX_PILE + 3  # one-hot of the stones left, 0 .. MAX_PILE + 2
@@ -119,12 +120,13 @@ class ToyState(GameState):
         self.history = list(data["history"])
 
 
-def draw(game: ToyState) -> np.ndarray:
-    """Return a small RGB picture of the pile."""
-    image = np.zeros((4, MAX_PILE + 3, 3), dtype=np.uint8)
-    image[:, : game.left] = 200
-    image[:, -1] = (0, 0, 255)  # the table edge
-    return image
+def drawing(game: ToyState, seat: int | None = None) -> Drawing:
+    """Return a small picture of the pile: a gray column per stone, the table edge in blue."""
+    picture = Drawing(MAX_PILE + 3, 4, (0, 0, 0))
+    if game.left:
+        picture.add(Rect(0, 0, game.left, 4, (200, 200, 200)))
+    picture.add(Rect(MAX_PILE + 2, 0, 1, 4, (0, 0, 255)))  # the table edge
+    return picture
 
 
 # ---- broken variants (each breaks one promise) -------------------------------------------

@@ -15,9 +15,11 @@ What it runs, spelled out (see ``tabletop_envs.training.train.train``)::
     from stable_baselines3.common.vec_env import DummyVecEnv
     from tabletop_envs.agents import make_agent
     from tabletop_envs.training import SingleAgentEnv
+    from tabletop_envs.training.train import sb3_logger
 
     vec = DummyVecEnv([lambda: SingleAgentEnv("iris_v0", opponent=make_agent("random"))] * 4)
     model = MaskablePPO("MlpPolicy", vec, gamma=1.0, ent_coef=0.01)
+    model.set_logger(sb3_logger())  # no empty /tmp/SB3-<time> folder
     model.learn(200_000, progress_bar=True)
 """
 

@@ -12,6 +12,7 @@ from tabletop_envs import make
 from tabletop_envs.games.iris.image import (
     GRAY,
     HIGHLIGHT,
+    STATUS_HEIGHT,
     STONE_COLORS,
     cell_center,
     draw,
@@ -61,11 +62,13 @@ def test_a_stone_changes_pixels_at_its_cell_only() -> None:
     assert _pixel(b, 5, 1, -1) == STONE_COLORS[0]
     changed_y, changed_x = np.nonzero((a != b).any(axis=2))
     x, y = cell_center(5, 1, -1)
-    # the stone, plus the player-to-move disc in the top-left corner (Black -> White)
+    # the stone, the player-to-move disc in the top-left corner and the status line at the
+    # bottom (Black -> White)
     near = np.hypot(changed_x - x, changed_y - y) < 20
     corner = (changed_x < 30) & (changed_y < 30)
-    assert near.any()
-    assert (near | corner).all()
+    status = changed_y > a.shape[0] - STATUS_HEIGHT - 10
+    assert near.any() and status.any()
+    assert (near | corner | status).all()
 
 
 def test_white_stones_and_the_pending_first_stone_are_drawn() -> None:

@@ -1,4 +1,4 @@
-"""The ``tabletop-envs`` command: play, evaluate, bench, train, list.
+"""The ``tabletop-envs`` command: play, evaluate, watch, replay, bench, train, list.
 
 Examples::
 
@@ -6,6 +6,8 @@ Examples::
     tabletop-envs play --env iris_v0 --agent greedy --seat 0
     tabletop-envs evaluate --env iris_v0 --agents random greedy mcts --games 20 --json out.json
     tabletop-envs evaluate --env iris_v0 --param board_size=3 --agents greedy "mcts:iterations=100"
+    tabletop-envs watch --env iris_v0 --agents greedy,mcts --seed 3 --gif g.gif --record g.json
+    tabletop-envs replay g.json --step
     tabletop-envs bench --seconds 2 --env iris_v0
     tabletop-envs train --help
 """
@@ -132,9 +134,47 @@ def build_parser() -> argparse.ArgumentParser:
         description="Runs tabletop_envs.training.train; every argument is passed on.",
         add_help=False,
     )
+    p = sub.add_parser(
+        "watch",
+        help="watch agents play one game: text, an animated GIF, SVG frames, a record file",
+        description="Play one game between agents and show every position. The view is a "
+        "spectator's over the shoulder of the seat to move (its own hand in Irk, its memory in "
+        "Isis & Osiris); the last position is the public view. Without --gif or --svg the "
+        "positions are printed as text. The deal and agent seeds are those of game 0 of "
+        "'evaluate --seed S'.",
+    )
+    _add_env_args(p)
+    p.add_argument(
+        "--agents",
+        nargs="+",
+        default=["greedy"],
+        help="agent specs in seat order, comma-separated (e.g. greedy,mcts:iterations=50); "
+        "fewer than the seats repeat (default greedy)",
+    )
+    _add_output_args(p)
+    p.add_argument("--record", metavar="PATH", help="write the game record (JSON) to PATH")
+    p.set_defaults(func=cmd_watch)
+
+    p = sub.add_parser(
+        "replay",
+        help="show a recorded game (from watch --record): text, stepping, GIF, SVG frames",
+        description="Rebuild a recorded game from its seed and actions and show it as watch "
+        "does. --step browses it: Enter next, b back, a number jumps, q quits.",
+    )
+    p.add_argument("record", help="game record file written by 'watch --record'")
+    _add_output_args(p)
+    p.add_argument("--step", action="store_true", help="step forward and back interactively")
+    p.set_defaults(func=cmd_replay)
+
     p = sub.add_parser("list", help="list registered envs and agents")
     p.set_defaults(func=cmd_list)
     return parser
+
+
+def _add_output_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--gif", metavar="PATH", help="write an animated GIF (needs Pillow)")
+    p.add_argument("--svg", metavar="DIR", help="write one SVG frame per position into DIR")
+    p.add_argument("--delay", type=int, default=600, help="GIF milliseconds per move (default 600)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -300,6 +340,48 @@ def _with_threads(specs: list[str], env_name: str, threads: int) -> list[Any]:
         agent.spec = spec  # type: ignore[attr-defined]  # the name the report shows
         out.append(agent)
     return out
+
+
+# ---- watch / replay ---------------------------------------------------------------------------
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Play one game between ``--agents`` and show it (text, GIF, SVG frames, record)."""
+    from tabletop_envs.watch import split_agents, watch
+
+    record = watch(args.env, split_agents(args.agents), args.seed, _env_kwargs(args.param))
+    if args.record:
+        record.save(args.record)
+        print(f"wrote {args.record}")
+    return _show(record, args)
+
+
+def cmd_replay(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
+    """Show the game of a record file (text, stepping, GIF, SVG frames)."""
+    from tabletop_envs.replay import GameRecord
+
+    try:
+        record = GameRecord.load(args.record)
+    except OSError as err:
+        raise ValueError(f"cannot read {args.record}: {err.strerror}") from None
+    return _show(record, args, stdin)
+
+
+def _show(record: Any, args: argparse.Namespace, stdin: TextIO | None = None) -> int:
+    from tabletop_envs.watch import browse, position_text, result_line, write_gif, write_svgs
+
+    states = record.positions()
+    if getattr(args, "step", False):
+        browse(record, states, stdin if stdin is not None else sys.stdin, sys.stdout)
+    elif not (args.gif or args.svg):
+        for k in range(len(states)):
+            print(position_text(record, states, k))
+    if args.gif:
+        frames, width, height = write_gif(record, states, args.gif, delay_ms=args.delay)
+        print(f"wrote {args.gif}: {frames} frames of {width}x{height}")
+    if args.svg:
+        paths = write_svgs(record, states, args.svg)
+        print(f"wrote {len(paths)} SVG frames into {args.svg}")
+    print(result_line(record))
+    return 0
 
 
 # ---- bench / train ----------------------------------------------------------------------------

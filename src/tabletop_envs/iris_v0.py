@@ -1,9 +1,9 @@
 """Iris, version 0: ``env()``, ``raw_env()`` and ``parallel_env()``.
 
 Keyword arguments: ``board_size`` (3-16, default 5), ``auto_forced`` (default False: forced
-opposite stones and forfeits are steps with one legal action), ``render_mode`` (``"ansi"`` or
-``"rgb_array"``), ``illegal_action`` (``"penalize"`` for ``env()`` and ``parallel_env()``,
-``"raise"`` for ``raw_env()``). See ``docs/iris.md``.
+opposite stones and forfeits are steps with one legal action), ``render_mode`` (``"ansi"``,
+``"rgb_array"`` or ``"svg"``), ``illegal_action`` (``"penalize"`` for ``env()`` and
+``parallel_env()``, ``"raise"`` for ``raw_env()``). See ``docs/iris.md``.
 """
 
 from tabletop_envs.envs.make_entry import entry_points

@@ -3,7 +3,7 @@
 Keyword arguments: ``num_players`` (2-4, default 2), ``memory`` (default False: perfect
 recall, every revealed value stays visible; True: board tiles are shown face down),
 ``reward`` (``"win_loss"`` default, or ``"score"``: each player's final score),
-``render_mode`` (``"ansi"`` or ``"rgb_array"``), ``illegal_action`` (``"penalize"`` for
+``render_mode`` (``"ansi"``, ``"rgb_array"`` or ``"svg"``), ``illegal_action`` (``"penalize"`` for
 ``env()`` and ``parallel_env()``, ``"raise"`` for ``raw_env()``). See ``docs/isis_osiris.md``.
 """
 

@@ -3,7 +3,7 @@
 Which of ``pettingzoo.test`` apply:
 
 * ``api_test`` on ``env()`` (illegal actions penalized) and on ``raw_env()`` (they raise),
-  ``seed_test`` and ``render_test`` (ansi and rgb_array): run here.
+  ``seed_test`` and ``render_test`` (ansi, rgb_array and svg): run here.
 * ``max_cycles_test``: no — the envs have no ``max_cycles`` (games end by their rules, within
   ``spec.max_game_length``, checked in the playout tests).
 * ``parallel_api_test`` / ``parallel_seed_test``: on the Parallel views, in
@@ -86,13 +86,14 @@ def _nonempty_image(image: np.ndarray) -> bool:
 
 @pytest.mark.parametrize(("name", "params"), CASES)
 def test_render_test(name: str, params: dict[str, Any]) -> None:
-    """``render_test`` over every declared render mode (ansi text, rgb_array image)."""
+    """``render_test`` over every declared render mode (ansi text, rgb_array image, svg)."""
     env_fn = _render_env_fn(name, params)
-    assert set(env_fn().metadata["render_modes"]) == {"ansi", "rgb_array"}
+    assert set(env_fn().metadata["render_modes"]) == {"ansi", "rgb_array", "svg"}
     render_test(
         env_fn,
         custom_tests={
             "ansi": lambda text: isinstance(text, str) and text.strip() != "",
             "rgb_array": _nonempty_image,
+            "svg": lambda text: isinstance(text, str) and text.startswith("<svg "),
         },
     )

@@ -32,7 +32,7 @@ def _register(monkeypatch: pytest.MonkeyPatch, cls: type) -> None:
     spec = EnvSpec(
         name=NAME,
         game=f"tests.conformance.toy_game:{cls.__name__}",
-        image="tests.conformance.toy_game:draw",
+        image="tests.conformance.toy_game:drawing",
         test_params=PARAM_SETS,
     )
     monkeypatch.setitem(registry._SPECS, NAME, spec)

@@ -14,6 +14,7 @@ import numpy as np
 
 from tabletop_envs.core.game import TERMINAL, GameSpec, GameState
 from tabletop_envs.core.params import check_int_range
+from tabletop_envs.render.draw import Drawing, Rect
 
 MAX_PILE = 30
 SIZE = MAX_PILE + 3  # one-hot of the stones left, 0 .. MAX_PILE + 2
@@ -68,7 +69,7 @@ class ToyState(GameState):
         """Return the fresh mask: take k + 1 stones for action k."""
         return np.array([k + 1 <= self.left for k in range(3)], dtype=np.int8)
 
-    def apply(self, action: int) -> None:
+    def _apply(self, action: int) -> None:
         """Take ``action + 1`` stones."""
         action = self._check_action_type(action)
         if not self.legal_mask()[action]:
@@ -119,12 +120,13 @@ class ToyState(GameState):
         self.history = list(data["history"])
 
 
-def draw(game: ToyState) -> np.ndarray:
-    """Return a small RGB picture of the pile."""
-    image = np.zeros((4, MAX_PILE + 3, 3), dtype=np.uint8)
-    image[:, : game.left] = 200
-    image[:, -1] = (0, 0, 255)  # the table edge
-    return image
+def drawing(game: ToyState, seat: int | None = None) -> Drawing:
+    """Return a small picture of the pile: a gray column per stone, the table edge in blue."""
+    picture = Drawing(MAX_PILE + 3, 4, (0, 0, 0))
+    if game.left:
+        picture.add(Rect(0, 0, game.left, 4, (200, 200, 200)))
+    picture.add(Rect(MAX_PILE + 2, 0, 1, 4, (0, 0, 255)))  # the table edge
+    return picture
 
 
 # ---- broken variants (each breaks one promise) -------------------------------------------
@@ -141,13 +143,13 @@ class MaskAllowsTooMuch(ToyState):
 class ApplyAcceptsTooMuch(ToyState):
     """``apply`` accepts an action off the mask (and mangles the state doing so)."""
 
-    def apply(self, action: int) -> None:
+    def _apply(self, action: int) -> None:
         """Accept anything in range."""
         if 0 <= action < 3 and not self.is_terminal and not self.legal_mask()[action]:
             self.left = 0
             self.winner = self.to_move
             return
-        super().apply(action)
+        super()._apply(action)
 
 
 class SharedClone(ToyState):

@@ -21,7 +21,7 @@ import numpy as np
 from tabletop_envs.core.errors import IllegalActionError, InvalidStateError
 from tabletop_envs.core.params import check_int_range
 from tabletop_envs.core.rng import make_rng, rng_from_json, rng_to_json
-from tabletop_envs.core.state_check import check_keys
+from tabletop_envs.core.state_check import check_int, check_int_list, check_keys
 
 S = TypeVar("S", bound="GameState")
 
@@ -62,6 +62,10 @@ class GameState(ABC):
 
     params: Any
     rng: np.random.Generator
+    #: The seed the game was dealt from, or ``None`` for a position built another way.
+    seed: int | None
+    #: Every action applied since the deal, in order: with ``seed`` it rebuilds the position.
+    actions: list[int]
 
     # ---- construction -------------------------------------------------------------------
     def __init__(self, params: Any, seed: int | None = None) -> None:
@@ -70,9 +74,17 @@ class GameState(ABC):
                 f"{type(self).__name__} needs {self.params_class.__name__}, "
                 f"got {type(params).__name__}"
             )
+        if seed is None:  # fresh entropy, but a known seed: the game stays replayable
+            seed = int(np.random.SeedSequence().entropy)
         self.params = params
         self.rng = make_rng(seed)
+        self._start_log(seed)
         self._setup()
+
+    def _start_log(self, seed: int | None) -> None:
+        """Start an empty action log from ``seed`` (``None``: a position the log cannot rebuild)."""
+        self.seed = seed
+        self.actions = []
 
     @classmethod
     def new(cls: type[S], *, seed: int | None = None, **params: Any) -> S:
@@ -138,9 +150,17 @@ class GameState(ABC):
             return self.legal_mask()
         return np.zeros(self.spec.num_actions, dtype=np.int8)
 
-    @abstractmethod
     def apply(self, action: int) -> None:
-        """Play ``action`` for the current player.
+        """Play ``action`` for the current player and append it to ``actions``.
+
+        Raises :class:`IllegalActionError` (state unchanged, log included) if it is not legal.
+        """
+        self._apply(action)
+        self.actions.append(action if type(action) is int else int(action))
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Play ``action`` (the game's own transition; :meth:`apply` logs it once it succeeded).
 
         Raises :class:`IllegalActionError` (state unchanged) if the action is not legal.
         """
@@ -202,7 +222,10 @@ class GameState(ABC):
 
     # ---- copies and persistence -----------------------------------------------------------
     def clone(self: S) -> S:
-        """Return an independent copy (RNG included) that plays on identically."""
+        """Return an independent copy (RNG and action log included) that plays on identically.
+
+        Subclasses overriding it copy ``actions`` (a list copy) with their other mutable fields.
+        """
         return copy.deepcopy(self)
 
     @abstractmethod
@@ -219,7 +242,7 @@ class GameState(ABC):
         """
 
     def to_json(self) -> str:
-        """Serialize the whole state, parameters and RNG position included."""
+        """Serialize the whole state, parameters, RNG position and action log included."""
         return json.dumps(
             {
                 "game": self.game_name,
@@ -227,6 +250,7 @@ class GameState(ABC):
                 "params": dataclasses.asdict(self.params),
                 "rng": rng_to_json(self.rng),
                 "state": self._state_dict(),
+                "log": {"seed": self.seed, "actions": self.actions},
             },
             sort_keys=True,
         )
@@ -243,7 +267,7 @@ class GameState(ABC):
             data = json.loads(text)
         except (TypeError, ValueError, RecursionError) as err:
             raise InvalidStateError("text", f"not a JSON document ({err})") from None
-        data = check_keys(data, _JSON_KEYS, "document")
+        data = check_keys(data, _JSON_KEYS, "document", optional=("log",))
         if data["game"] != cls.game_name:
             raise InvalidStateError(
                 "game", f"holds a {data['game']!r} state, not {cls.game_name!r}"
@@ -258,11 +282,11 @@ class GameState(ABC):
             params = cls.params_class(**_tuples(data["params"]))
         except (TypeError, ValueError) as err:
             raise InvalidStateError("params", str(err)) from None
-        return cls._build(params, data["rng"], data["state"])
+        return cls._build(params, data["rng"], data["state"], data.get("log"))
 
     @classmethod
-    def _build(cls: type[S], params: Any, rng: Any, state_data: Any) -> S:
-        """Return a state from checked parameters and untrusted RNG and state data."""
+    def _build(cls: type[S], params: Any, rng: Any, state_data: Any, log: Any = None) -> S:
+        """Return a state from checked parameters and untrusted RNG, state and log data."""
         state = cls.__new__(cls)
         state.params = params
         state.rng = rng_from_json(rng)
@@ -273,16 +297,48 @@ class GameState(ABC):
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as err:
             # A last line of defence: every game checks its fields, so this names no field.
             raise InvalidStateError("state", f"malformed ({type(err).__name__}: {err})") from None
+        state._load_log(log)
         return state
+
+    def _load_log(self, log: Any) -> None:
+        """Restore the action log written by :meth:`to_json`; ``None`` starts an unseeded one.
+
+        A seeded log must rebuild the loaded position exactly (it is replayed), so a saved game
+        with a log is a position the rules reach from its deal.
+        """
+        if log is None:  # JSON written before the log, or a position no log rebuilds
+            self._start_log(None)
+            return
+        log = check_keys(log, ("actions", "seed"), "log")
+        seed = log["seed"]
+        if seed is not None:
+            check_int(seed, 0, 2**128 - 1, "log.seed")
+        actions = check_int_list(log["actions"], 0, self.spec.num_actions - 1, "log.actions")
+        if seed is not None:
+            replayed = type(self)(self.params, seed)
+            for k, action in enumerate(actions):
+                try:
+                    replayed.apply(action)
+                except IllegalActionError as err:
+                    raise InvalidStateError(f"log.actions[{k}]", err.reason) from None
+            if replayed != self:
+                raise InvalidStateError("log", "the deal and actions do not rebuild this position")
+        self.seed = seed
+        self.actions = actions
 
     # Pickle and deepcopy go through the same canonical data as JSON, so derived caches (e.g.
     # numpy views into a shared buffer) are rebuilt by ``_load_state_dict``, never detached.
     # Unpickling is loading too: the data is checked exactly as ``from_json`` checks it.
     def __getstate__(self) -> dict[str, Any]:
-        return {"params": self.params, "rng": rng_to_json(self.rng), "state": self._state_dict()}
+        return {
+            "params": self.params,
+            "rng": rng_to_json(self.rng),
+            "state": self._state_dict(),
+            "log": (self.seed, self.actions.copy()),
+        }
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        data = check_keys(data, ("params", "rng", "state"), "pickle")
+        data = check_keys(data, ("params", "rng", "state"), "pickle", optional=("log",))
         params = data["params"]
         if type(params) is not self.params_class:
             raise InvalidStateError(
@@ -292,9 +348,16 @@ class GameState(ABC):
             params = self.params_class(**{f.name: getattr(params, f.name) for f in _fields(params)})
         except (TypeError, ValueError) as err:
             raise InvalidStateError("params", str(err)) from None
-        self.__dict__.update(self._build(params, data["rng"], data["state"]).__dict__)
+        log = data.get("log")  # pickles made before the log have none
+        if log is not None:
+            if not isinstance(log, tuple) or len(log) != 2:
+                raise InvalidStateError("log", "must be a (seed, actions) pair")
+            log = {"seed": log[0], "actions": list(log[1]) if isinstance(log[1], list) else log[1]}
+        built = self._build(params, data["rng"], data["state"], log)
+        self.__dict__.update(built.__dict__)
 
     def __eq__(self, other: object) -> bool:
+        # the position: parameters, RNG and state; two move orders to one position are equal
         if type(other) is not type(self):
             return NotImplemented
         return (

@@ -18,14 +18,16 @@ def is_int(value: object) -> bool:
     return type(value) is int
 
 
-def check_keys(data: object, keys: tuple[str, ...], field: str = "state") -> Mapping[str, Any]:
-    """Return ``data`` if it is a mapping with exactly ``keys``, else raise InvalidStateError."""
+def check_keys(
+    data: object, keys: tuple[str, ...], field: str = "state", optional: tuple[str, ...] = ()
+) -> Mapping[str, Any]:
+    """Return ``data`` if it maps exactly ``keys`` (plus any of ``optional``), else raise."""
     if not isinstance(data, Mapping):
         raise InvalidStateError(field, f"must be an object, got {type(data).__name__}")
     missing = [k for k in keys if k not in data]
     if missing:
         raise InvalidStateError(field, f"missing keys {missing}; expected {list(keys)}")
-    extra = sorted(str(k) for k in data if k not in keys)
+    extra = sorted(str(k) for k in data if k not in keys and k not in optional)
     if extra:
         raise InvalidStateError(field, f"unknown keys {extra}; expected {list(keys)}")
     return data

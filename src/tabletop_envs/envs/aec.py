@@ -23,7 +23,7 @@ from tabletop_envs.core.game import TERMINAL, GameState
 from tabletop_envs.core.params import check_choice
 from tabletop_envs.envs.registry import EnvSpec
 
-RENDER_MODES = ("ansi", "rgb_array")
+RENDER_MODES = ("ansi", "rgb_array", "svg")
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
 #: Reward of the mover whose illegal action ends the game under ``illegal_action="penalize"``.
 ILLEGAL_ACTION_REWARD = -1.0
@@ -326,7 +326,11 @@ class TabletopEnv(AECEnv):
         return super().agent_iter(max_iter)
 
     def render(self) -> str | np.ndarray | None:
-        """Return the ansi text or the RGB image of the position (per ``render_mode``)."""
+        """Return the position as ansi text, an RGB array or an SVG string (``render_mode``).
+
+        Where the game hides information, every mode shows what ``game.render_text()`` shows
+        (the public position; Isis & Osiris: the seat to move's view). See each game's page.
+        """
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "render() called without render_mode; create the env with "
@@ -336,7 +340,10 @@ class TabletopEnv(AECEnv):
         game = self._game()
         if self.render_mode == "ansi":
             return game.render_text()
-        return self.env_spec.load_image()(game)
+        from tabletop_envs.render.draw import to_rgb, to_svg
+
+        picture = self.env_spec.load_image()(game)
+        return to_svg(picture) if self.render_mode == "svg" else to_rgb(picture)
 
     def state(self) -> np.ndarray:
         """Not offered: the games have hidden information or egocentric views only."""

@@ -12,8 +12,9 @@ class EnvSpec:
     """How to build one registered env.
 
     ``game`` and ``image`` are ``"module:attribute"`` paths, imported on first use so that
-    listing envs imports no game. ``test_params`` are the parameter sets the conformance
-    suite runs (the defaults first).
+    listing envs imports no game; ``image`` builds a state's
+    :class:`~tabletop_envs.render.draw.Drawing` (the ``rgb_array`` and ``svg`` pictures).
+    ``test_params`` are the parameter sets the conformance suite runs (the defaults first).
     """
 
     name: str
@@ -28,9 +29,9 @@ class EnvSpec:
         return _load(self.game)
 
     def load_image(self) -> Any:
-        """Return the function drawing a state as an RGB array."""
+        """Return the function describing a state's picture (a ``Drawing``)."""
         if self.image is None:
-            raise ValueError(f"{self.name} has no rgb_array renderer")
+            raise ValueError(f"{self.name} has no picture (rgb_array and svg renderer)")
         return _load(self.image)
 
 
@@ -90,7 +91,7 @@ register(
     EnvSpec(
         name="iris_v0",
         game="tabletop_envs.games.iris.rules:IrisState",
-        image="tabletop_envs.games.iris.image:draw",
+        image="tabletop_envs.games.iris.image:drawing",
         description="Iris: hexhex connection game, 2 players",
         test_params=({}, {"board_size": 8}, {"board_size": 3, "auto_forced": True}),
         helpers=("action_to_coord", "coord_to_action", "pass_action"),
@@ -101,7 +102,7 @@ register(
     EnvSpec(
         name="isis_osiris_v0",
         game="tabletop_envs.games.isis_osiris.rules:IsisOsirisState",
-        image="tabletop_envs.games.isis_osiris.image:draw",
+        image="tabletop_envs.games.isis_osiris.image:drawing",
         description="Isis & Osiris: stones and hidden-value tiles on a 6x6 board, 2-4 players",
         test_params=(
             {},
@@ -125,7 +126,7 @@ register(
     EnvSpec(
         name="irk_v0",
         game="tabletop_envs.games.irk.rules:IrkState",
-        image="tabletop_envs.games.irk.image:draw",
+        image="tabletop_envs.games.irk.image:drawing",
         description="Irk: secret simultaneous choices, tile stacking and majorities, 2-4 players",
         test_params=(
             {},

@@ -31,6 +31,7 @@ import numpy as np
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.errors import IllegalActionError
+from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import make
 
 Z95 = 1.959963984540054
@@ -240,6 +241,46 @@ def _names(agents: Sequence[str | Agent]) -> list[str]:
     return names
 
 
+def game_seeds(seed: int, game: int, num_players: int) -> tuple[int, list[int]]:
+    """Return the deal seed of game number ``game`` of an arena run and its agents' seeds."""
+    seq = np.random.SeedSequence(seed, spawn_key=(game,))
+    seeds = seq.generate_state(num_players + 1, dtype=np.uint64).tolist()
+    return int(seeds[0]), [int(s) for s in seeds[1:]]
+
+
+def play_game(
+    game: GameState,
+    seat_agents: Sequence[Agent],
+    names: Sequence[str],
+    label: str = "the game",
+    on_move: Callable[[int, float], None] | None = None,
+) -> int:
+    """Play ``game`` to its end, ``seat_agents[s]`` choosing for seat ``s``; return the steps.
+
+    ``on_move(seat, seconds)`` hears how long each choice took. An illegal action raises
+    RuntimeError naming the agent (``names[seat]``), as does a game longer than its declared
+    maximum.
+    """
+    max_steps = game.spec.max_game_length
+    steps = 0
+    while not game.is_terminal:
+        seat = game.current_player
+        t0 = time.perf_counter()
+        action = seat_agents[seat].act(game, seat)
+        if on_move is not None:
+            on_move(seat, time.perf_counter() - t0)
+        try:
+            game.apply(action)
+        except IllegalActionError as err:
+            raise RuntimeError(
+                f"agent {names[seat]!r} played an illegal action in {label} (seat {seat}): {err}"
+            ) from err
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError(f"{label} exceeded the declared max length {max_steps}")
+    return steps
+
+
 def run_arena(
     env_name: str,
     agents: Sequence[str | Agent],
@@ -263,7 +304,6 @@ def run_arena(
     env = make(env_name, **env_kwargs)
     game_class, params = env.game_class, env.params
     n = env.game_spec.num_players
-    max_steps = env.game_spec.max_game_length
     names = _names(agents)
     k = len(agents)
     cycle = lineups(k, n)
@@ -285,8 +325,7 @@ def run_arena(
     seating: list[list[int]] = []
     total_steps = 0
     for g in range(games):
-        seq = np.random.SeedSequence(seed, spawn_key=(g,))
-        seeds = seq.generate_state(n + 1, dtype=np.uint64).tolist()
+        deal_seed, agent_seeds = game_seeds(seed, g, n)
         lineup = cycle[g % len(cycle)]
         seat_agents = []
         copies: dict[int, int] = {}
@@ -294,27 +333,16 @@ def run_arena(
             copy = copies.get(idx, 0)
             copies[idx] = copy + 1
             agent = agent_for(idx, copy)
-            agent.reset(int(seeds[seat + 1]))
+            agent.reset(agent_seeds[seat])
             seat_agents.append(agent)
-        game = game_class(params, int(seeds[0]))
-        steps = 0
-        while not game.is_terminal:
-            seat = game.current_player
-            t0 = time.perf_counter()
-            action = seat_agents[seat].act(game, seat)
-            stats[lineup[seat]].seconds += time.perf_counter() - t0
+        game = game_class(params, deal_seed)
+
+        def timed(seat: int, seconds: float, lineup: tuple[int, ...] = lineup) -> None:
+            stats[lineup[seat]].seconds += seconds
             stats[lineup[seat]].moves += 1
-            try:
-                game.apply(action)
-            except IllegalActionError as err:
-                raise RuntimeError(
-                    f"agent {names[lineup[seat]]!r} played an illegal action in game {g} "
-                    f"(seat {seat}): {err}"
-                ) from err
-            steps += 1
-            if steps > max_steps:
-                raise RuntimeError(f"game {g} exceeded the declared max length {max_steps}")
-        total_steps += steps
+
+        seat_names = [names[idx] for idx in lineup]
+        total_steps += play_game(game, seat_agents, seat_names, f"game {g}", on_move=timed)
         returns = [float(r) for r in game.returns()]
         _score_game(returns, lineup, stats, pair_wins, pair_games)
         outcomes.append(returns)
@@ -383,4 +411,13 @@ def _score_game(
             pair_wins[b, a] += 0.5
 
 
-__all__ = ["AgentStats", "ArenaResult", "bradley_terry", "lineups", "run_arena", "wilson"]
+__all__ = [
+    "AgentStats",
+    "ArenaResult",
+    "bradley_terry",
+    "game_seeds",
+    "lineups",
+    "play_game",
+    "run_arena",
+    "wilson",
+]

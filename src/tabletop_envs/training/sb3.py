@@ -191,7 +191,7 @@ class SingleAgentEnv(gymnasium.Env):
     end, the game's result details and ``learner_return``.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "rgb_array", "svg"], "render_fps": 1}
 
     def __init__(
         self,

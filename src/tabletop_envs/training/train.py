@@ -349,6 +349,7 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
         device="cpu",
         verbose=config.verbose,
     )
+    model.set_logger(sb3_logger(config.verbose))
     if config.init_model:
         previous = MaskablePPO.load(config.init_model, device="cpu")
         model.policy.load_state_dict(previous.policy.state_dict())
@@ -403,9 +404,15 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
     if config.self_play_every:
         for i in range(config.n_envs):
             vec_env.env_method("set_max_pool", config.pool_size + 1, indices=[i])
-    if config.timesteps > 0:  # 0 with --imitate: imitation only
+    timesteps = rollout_total(config.timesteps, config.n_steps * config.n_envs)
+    if timesteps != config.timesteps:
+        log(
+            f"training {timesteps} steps: {config.timesteps} rounded up to whole rollouts of "
+            f"{config.n_steps} steps x {config.n_envs} envs"
+        )
+    if timesteps > 0:  # 0 with --imitate: imitation only
         model.learn(
-            total_timesteps=config.timesteps,
+            total_timesteps=timesteps,
             callback=Periodic(),
             progress_bar=config.progress_bar,
         )
@@ -440,6 +447,29 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
     for spec, result in finals.items():
         log(format_result(result, spec))
     return results
+
+
+def sb3_logger(verbose: int = 0) -> Any:
+    """Return an SB3 logger printing to stdout when ``verbose`` and writing no files.
+
+    SB3's default logger makes an empty ``/tmp/SB3-<time>`` folder per model; set this one
+    with ``model.set_logger`` before ``learn``.
+    """
+    from stable_baselines3.common.logger import HumanOutputFormat, Logger
+
+    formats = [HumanOutputFormat(sys.stdout)] if verbose else []
+    return Logger(folder=None, output_formats=formats)
+
+
+def rollout_total(timesteps: int, rollout: int) -> int:
+    """Return ``timesteps`` rounded up to whole rollouts of ``rollout`` steps (what SB3 trains).
+
+    PPO collects whole rollouts of ``n_steps * n_envs`` steps, so ``learn(100_000)`` with 1024
+    steps per rollout trains 100,352; asking for that total keeps its progress bar honest.
+    """
+    if rollout < 1:
+        raise ValueError(f"a rollout has at least 1 step, got {rollout}")
+    return -(-timesteps // rollout) * rollout
 
 
 def _imitate(config: TrainConfig, model: Any, log: Callable[[str], None]) -> dict[str, Any]:

@@ -1,26 +1,28 @@
-"""Iris as an RGB image (numpy only): ``render_mode="rgb_array"`` draws through :func:`draw`.
+"""Iris as a picture: :func:`drawing` describes it once, for ``rgb_array`` and ``svg`` alike.
 
 Pointy-top hexagons at their axial positions (row ``r`` downwards, shifted half a cell per row,
 as in the text render). Each perimeter color pair gets its own hue, interior cells are gray,
 stones are black and white discs, the pending first stone of a turn wears a red ring and a
-forced opposite cell a red dot. A small disc in the top-left corner shows the player to move.
+forced opposite cell a red dot. Coordinates: ``r`` left of each row, ``q`` below the lowest cell
+of each ``q`` line (actions read ``(q, r)``). A disc in the top-left corner shows the player to
+move; the status line is at the bottom.
 """
 
 from __future__ import annotations
 
 import colorsys
 import math
-from functools import cache
 
 import numpy as np
 
-from tabletop_envs.games.iris.rules import SECOND_OPPOSITE, IrisState
-from tabletop_envs.games.iris.tables import iris_tables
-from tabletop_envs.render.raster import Color, canvas, fill_circle, fill_polygon, hexagon
+from tabletop_envs.games.iris.rules import OVER, PLAYER_NAMES, SECOND_OPPOSITE, IrisState
+from tabletop_envs.render.draw import Circle, Drawing, Polygon, Text, hexagon, to_rgb
+from tabletop_envs.render.raster import Color
 
 #: Circumradius of a cell in pixels.
 CELL_RADIUS = 20
 MARGIN = 10
+STATUS_HEIGHT = 20
 
 BACKGROUND: Color = (240, 236, 226)
 GRID: Color = (90, 90, 90)
@@ -28,13 +30,15 @@ GRAY: Color = (200, 200, 200)
 STONE_COLORS: tuple[Color, Color] = ((20, 20, 20), (250, 250, 250))
 STONE_EDGE: Color = (60, 60, 60)
 HIGHLIGHT: Color = (220, 30, 30)
+LABEL: Color = (110, 100, 90)
+TEXT: Color = (30, 30, 30)
 
 
 def cell_center(board_size: int, q: int, r: int) -> tuple[float, float]:
     """Return the pixel ``(x, y)`` of the centre of axial cell ``(q, r)``."""
     m = board_size - 1
     dx = math.sqrt(3) * CELL_RADIUS
-    x = MARGIN + dx / 2 + dx * (q + r / 2 + m)
+    x = MARGIN + dx / 2 + dx * (q + r / 2 + m + 1)  # one cell of room for the r labels
     y = MARGIN + CELL_RADIUS + 1.5 * CELL_RADIUS * (r + m)
     return x, y
 
@@ -42,8 +46,8 @@ def cell_center(board_size: int, q: int, r: int) -> tuple[float, float]:
 def image_size(board_size: int) -> tuple[int, int]:
     """Return the ``(height, width)`` in pixels of the image of a board of side ``board_size``."""
     m = board_size - 1
-    width = 2 * MARGIN + math.sqrt(3) * CELL_RADIUS * (2 * m + 1)
-    height = 2 * MARGIN + CELL_RADIUS * (2 + 3 * m)
+    width = 2 * MARGIN + math.sqrt(3) * CELL_RADIUS * (2 * m + 2.5)
+    height = 2 * MARGIN + CELL_RADIUS * (2 + 3 * m + 1.5) + STATUS_HEIGHT
     return math.ceil(height), math.ceil(width)
 
 
@@ -60,46 +64,57 @@ def pair_colors(board_size: int) -> tuple[Color, ...]:
     return tuple(out)
 
 
-@cache
-def _empty_board(board_size: int) -> np.ndarray:
-    """Return the (read-only) image of the empty board of one side."""
-    t = iris_tables(board_size)
-    hues = pair_colors(board_size)
-    img = canvas(*image_size(board_size), BACKGROUND)
+def _stone(x: float, y: float, radius: float, seat: int) -> Circle:
+    return Circle(x, y, radius - 0.75, STONE_COLORS[seat], STONE_EDGE, 1.5)
+
+
+def drawing(state: IrisState, seat: int | None = None) -> Drawing:
+    """Return the drawing description of ``state`` (the same from every ``seat``)."""
+    if seat is not None:
+        state._check_seat(seat)  # perfect information: every seat sees the same picture
+    n = state.params.board_size
+    m = n - 1
+    t = state.tables
+    height, width = image_size(n)
+    out = Drawing(width, height, BACKGROUND)
+    hues = pair_colors(n)
     for idx in t.board.cells:
-        x, y = cell_center(board_size, *t.board.coord(idx))
-        fill_polygon(img, hexagon(x, y, CELL_RADIUS + 0.5), GRID)
+        x, y = cell_center(n, *t.board.coord(idx))
         fill = hues[t.color[idx]] if t.colored[idx] else GRAY
-        fill_polygon(img, hexagon(x, y, CELL_RADIUS - 1.5), fill)
-    img.setflags(write=False)
-    return img
+        out.add(Polygon(hexagon(x, y, CELL_RADIUS - 0.5), fill, GRID, 2.0))
+    for r in range(-m, m + 1):
+        out.add(Text(*cell_center(n, max(-m, -m - r) - 1, r), str(r), 10, LABEL))
+    for q in range(-m, m + 1):
+        out.add(Text(*cell_center(n, q, min(m, m - q) + 1), str(q), 10, LABEL))
+    out.add(Text(width - MARGIN, MARGIN + 6, "(q, r)", 10, LABEL, "end"))
+    stone_radius = 0.62 * CELL_RADIUS
+    if state.pending >= 0:
+        x, y = cell_center(n, *t.board.coord(state.pending))
+        out.add(Circle(x, y, stone_radius + 4, HIGHLIGHT))
+    for idx, value in enumerate(state.board):
+        if value:
+            out.add(_stone(*cell_center(n, *t.board.coord(idx)), stone_radius, value - 1))
+    if state.phase == SECOND_OPPOSITE:
+        x, y = cell_center(n, *t.board.coord(t.opposite[state.pending]))
+        out.add(Circle(x, y, 0.25 * CELL_RADIUS, HIGHLIGHT))
+    if not state.is_terminal:
+        r = 0.4 * CELL_RADIUS
+        out.add(_stone(MARGIN + r, MARGIN + r, r, state.current_player))
+    out.add(Text(MARGIN, height - MARGIN - 5, _status(state), 10, TEXT, "start"))
+    return out
 
 
-def _stone(img: np.ndarray, x: float, y: float, radius: float, seat: int) -> None:
-    fill_circle(img, x, y, radius, STONE_EDGE)
-    fill_circle(img, x, y, radius - 1.5, STONE_COLORS[seat])
+def _status(state: IrisState) -> str:
+    if state.phase == OVER:
+        w = state.result_info()["winner"]
+        return "game over: " + ("draw" if w is None else f"{PLAYER_NAMES[w]} wins")
+    text = f"{PLAYER_NAMES[state.to_move]} to move"
+    return text + ("; opponent passed" if state.passed_last else "")
 
 
 def draw(state: IrisState) -> np.ndarray:
     """Return a fresh ``(H, W, 3)`` uint8 picture of ``state`` (see the module docstring)."""
-    n = state.params.board_size
-    t = state.tables
-    img = _empty_board(n).copy()
-    stone_radius = 0.62 * CELL_RADIUS
-    if state.pending >= 0:
-        x, y = cell_center(n, *t.board.coord(state.pending))
-        fill_circle(img, x, y, stone_radius + 4, HIGHLIGHT)
-    for idx, value in enumerate(state.board):
-        if value:
-            x, y = cell_center(n, *t.board.coord(idx))
-            _stone(img, x, y, stone_radius, value - 1)
-    if state.phase == SECOND_OPPOSITE:
-        x, y = cell_center(n, *t.board.coord(t.opposite[state.pending]))
-        fill_circle(img, x, y, 0.25 * CELL_RADIUS, HIGHLIGHT)
-    if not state.is_terminal:
-        r = 0.4 * CELL_RADIUS
-        _stone(img, MARGIN + r, MARGIN + r, r, state.current_player)
-    return img
+    return to_rgb(drawing(state))
 
 
-__all__ = ["cell_center", "draw", "image_size", "pair_colors"]
+__all__ = ["cell_center", "draw", "drawing", "image_size", "pair_colors"]

@@ -167,6 +167,8 @@ class IrisState(PhasedGameState):
         state.to_move = to_move
         state.passed_last = passed_last
         state.phase = OPENING if opening else FIRST
+        if any_stone or to_move != BLACK:
+            state._start_log(None)  # a laid-out position: no deal and actions lead to it
         state._derive()
         if state.empty_left == 0:
             state._finish()
@@ -232,7 +234,7 @@ class IrisState(PhasedGameState):
             mask = self._legal()
         return mask.copy()
 
-    def apply(self, action: int) -> None:
+    def _apply(self, action: int) -> None:
         """Play ``action`` for the player to move; IllegalActionError leaves the state as is."""
         if type(action) is not int:
             action = self._check_action_type(action)
@@ -453,6 +455,7 @@ class IrisState(PhasedGameState):
         """Return an independent copy."""
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
+        new.actions = self.actions.copy()
         new.board = self.board.copy()
         new._empty = self._empty.copy()
         new._empty_gray = self._empty_gray.copy()

@@ -1,71 +1,176 @@
-"""Irk as an RGB image (numpy only): ``render_mode="rgb_array"`` draws through :func:`draw`.
+"""Irk as a picture: :func:`drawing` describes it once, for ``rgb_array`` and ``svg`` alike.
 
-The whole table, one square per cell: empty cells in the background color, gray squares light
-gray, flowers as a colored disc on a pale square. Marks in white: three dots for a "3", two for
-a "2", a six-pointed star for a starred flower, nothing for a plain one. Stacked cells (height
-2 and more) get a dark corner notch per extra layer (up to three).
+The table is cropped to its occupied part with a margin of two cells (at least a 7x7 window),
+rows numbered on the left and columns above as in placement ids. A flower is a square in its
+color carrying its label (``G3``, ``R*``, ``Y1``: color letter and mark, so colors are never
+the only cue); gray squares are gray; stacked cells get a dark notch per extra layer (up to
+three). Below the table: the round, its kind and phase, the seat to move and the box holder
+(a box icon in its row); one row per seat with its score pile (each tile as three small squares,
+top to bottom) and per-color points; the tile being placed is shown. A seat's hand (and its
+secret choice) appears only in that seat's own view, ``drawing(state, seat)``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from tabletop_envs.games.irk.deck import GRAY, SQUARE_COLOR, SQUARE_KIND, STAR, THREE, TWO
-from tabletop_envs.games.irk.rules import IrkState
-from tabletop_envs.render.raster import Color, canvas, fill_circle, fill_polygon, fill_rect
+from tabletop_envs.games.irk.deck import COLOR_LETTERS, GRAY, SQUARE_COLOR, SQUARE_LABEL
+from tabletop_envs.games.irk.rules import NUM_ROUNDS, OVER, PHASE_NAMES, PLACE, IrkState
+from tabletop_envs.render.draw import Drawing, Polygon, Rect, Text, to_rgb
+from tabletop_envs.render.raster import Color
 
-#: Side of a cell in pixels.
-CELL = 16
-MARGIN = 6
+#: Side of a table cell in pixels.
+CELL = 24
+MARGIN = 8
+LABEL_ROOM = 20
+CROP_MARGIN = 2  # empty cells shown around the occupied part of the table
+MIN_WINDOW = 7  # cells
+MINI = 7  # side of a square of a tile in a pile or hand
+ROW_HEIGHT = 3 * MINI + 8
+PANEL_WIDTH = 430
 
 BACKGROUND: Color = (240, 236, 226)
 GRID: Color = (225, 220, 208)
-SQUARE: Color = (252, 250, 244)
-GRAY_SQUARE: Color = (190, 190, 190)
-MARK: Color = (255, 255, 255)
-NOTCH: Color = (60, 60, 60)
+EMPTY_DOT: Color = (200, 194, 180)
+GRAY_SQUARE: Color = (175, 175, 175)
+NOTCH: Color = (40, 40, 40)
+INK: Color = (20, 20, 20)
+LABEL: Color = (110, 100, 90)
+BOX: Color = (150, 105, 60)
 FLOWER_COLORS: tuple[Color, ...] = (
     (40, 150, 60),  # green
     (210, 40, 40),  # red
-    (225, 185, 20),  # yellow
+    (235, 195, 30),  # yellow
     (130, 60, 170),  # purple
     (40, 90, 200),  # blue
 )
+#: Label ink per flower color: dark on yellow, white on the others.
+FLOWER_INK: tuple[Color, ...] = ((255, 255, 255),) * 2 + ((20, 20, 20),) + ((255, 255, 255),) * 2
 
 
-def draw(game: IrkState) -> np.ndarray:
-    """Return an ``(H, W, 3)`` uint8 picture of the table."""
-    t = game.params.table_size
-    side = 2 * MARGIN + t * CELL
-    img = canvas(side, side, BACKGROUND)
-    for r in range(t):
-        for c in range(t):
-            x, y = MARGIN + c * CELL, MARGIN + r * CELL
-            code = int(game.visible[r * t + c])
-            if code == 0:
-                fill_rect(img, x + CELL / 2 - 1, y + CELL / 2 - 1, x + CELL / 2, y + CELL / 2, GRID)
-                continue
-            _square(img, x, y, code)
-            for k in range(min(int(game.height[r * t + c]) - 1, 3)):
-                fill_rect(img, x + 1 + 3 * k, y + 1, x + 3 + 3 * k, y + 3, NOTCH)
-    return img
+def window(state: IrkState) -> tuple[int, int, int, int]:
+    """Return the shown part of the table as ``(row0, col0, rows, cols)``."""
+    t = state.params.table_size
+    occupied = np.flatnonzero(np.asarray(state.height) > 0)
+    if len(occupied) == 0:
+        occupied = np.array([(t // 2) * t + t // 2])
+    rows, cols = occupied // t, occupied % t
+    out = []
+    for lo, hi in ((int(rows.min()), int(rows.max())), (int(cols.min()), int(cols.max()))):
+        lo, hi = lo - CROP_MARGIN, hi + CROP_MARGIN
+        while hi - lo + 1 < MIN_WINDOW:
+            lo, hi = lo - 1, hi + 1
+        lo, hi = max(lo, 0), min(hi, t - 1)
+        out.append((lo, hi - lo + 1))
+    (r0, nr), (c0, nc) = out
+    return r0, c0, nr, nc
 
 
-def _square(img: np.ndarray, x: float, y: float, code: int) -> None:
+def _square(out: Drawing, x: float, y: float, side: float, code: int, label: bool) -> None:
+    """Add one square (a table cell's or a tile's) with its top-left corner at ``(x, y)``."""
     if code == GRAY:
-        fill_rect(img, x + 1, y + 1, x + CELL - 1, y + CELL - 1, GRAY_SQUARE)
+        out.add(Rect(x, y, side, side, GRAY_SQUARE))
         return
-    fill_rect(img, x + 1, y + 1, x + CELL - 1, y + CELL - 1, SQUARE)
-    cx, cy = x + CELL / 2, y + CELL / 2
-    fill_circle(img, cx, cy, CELL * 0.42, FLOWER_COLORS[SQUARE_COLOR[code]])
-    kind = SQUARE_KIND[code]
-    if kind == STAR:
-        s = CELL * 0.3
-        w = 0.87 * s
-        fill_polygon(img, [(cx, cy - s), (cx + w, cy + s / 2), (cx - w, cy + s / 2)], MARK)
-        fill_polygon(img, [(cx, cy + s), (cx + w, cy - s / 2), (cx - w, cy - s / 2)], MARK)
-    elif kind in (TWO, THREE):
-        dots = 2 if kind == TWO else 3
-        for k in range(dots):
-            dx = (k - (dots - 1) / 2) * CELL * 0.22
-            fill_circle(img, cx + dx, cy, CELL * 0.08, MARK)
+    color = SQUARE_COLOR[code]
+    out.add(Rect(x, y, side, side, FLOWER_COLORS[color]))
+    if label:
+        text = SQUARE_LABEL[code].strip()
+        out.add(Text(x + side / 2, y + side / 2, text, side * 0.42, FLOWER_INK[color]))
+
+
+def _tile(out: Drawing, state: IrkState, x: float, y: float, tile: int, side: float) -> None:
+    """Add a tile standing upright: its three squares, top to bottom."""
+    for k, code in enumerate(state.tiles[tile]):
+        _square(out, x, y + k * side, side - 1, code, label=side >= 14)
+
+
+def drawing(state: IrkState, seat: int | None = None) -> Drawing:
+    """Return the drawing of the public position, plus ``seat``'s hand if given."""
+    if seat is not None:
+        seat = state._check_seat(seat)
+    n = state.params.num_players
+    t = state.params.table_size
+    r0, c0, nr, nc = window(state)
+    table_w = LABEL_ROOM + nc * CELL
+    hand_rows = 1 if seat is not None else 0
+    width = 2 * MARGIN + max(table_w, PANEL_WIDTH)
+    top = MARGIN + LABEL_ROOM
+    panel = top + nr * CELL + MARGIN
+    height = panel + 18 + (n + hand_rows) * ROW_HEIGHT + 2 * MARGIN + (18 if hand_rows else 0)
+    out = Drawing(width, height, BACKGROUND)
+    left = MARGIN + LABEL_ROOM
+    for c in range(nc):
+        out.add(Text(left + (c + 0.5) * CELL, MARGIN + LABEL_ROOM / 2, str(c0 + c), 9, LABEL))
+    for r in range(nr):
+        y = top + r * CELL
+        out.add(Text(MARGIN + LABEL_ROOM / 2, y + CELL / 2, str(r0 + r), 9, LABEL))
+        for c in range(nc):
+            x = left + c * CELL
+            cell = (r0 + r) * t + c0 + c
+            code = int(state.visible[cell])
+            if code == 0:
+                out.add(Rect(x + CELL / 2 - 1, y + CELL / 2 - 1, 2, 2, EMPTY_DOT))
+                continue
+            out.add(Rect(x, y, CELL, CELL, GRID))
+            _square(out, x + 1, y + 1, CELL - 2, code, label=True)
+            for k in range(min(int(state.height[cell]) - 1, 3)):
+                out.add(Rect(x + 2 + 5 * k, y + 2, 4, 4, NOTCH))
+    out.add(Text(MARGIN, panel + 6, _status(state), 10, INK, "start"))
+    y = panel + 18
+    for s in range(n):
+        _seat_row(out, state, s, MARGIN, y)
+        y += ROW_HEIGHT
+    if seat is not None:
+        out.add(Text(MARGIN, y + 8, f"player_{seat} hand (own view):", 8, INK, "start"))
+        x = MARGIN
+        for tile in state.hands[seat]:
+            _tile(out, state, x, y + 18, tile, MINI + 1)
+            x += MINI + 5
+        if state.chosen[seat] >= 0:
+            out.add(Text(x + 8, y + 18 + 1.5 * MINI, "chose:", 8, INK, "start"))
+            _tile(out, state, x + 60, y + 18, state.chosen[seat], MINI + 1)
+    return out
+
+
+def _seat_row(out: Drawing, state: IrkState, s: int, x: float, y: float) -> None:
+    """Add ``s``'s row: name, box icon, pile tiles, per-color points, hand size."""
+    cy = y + ROW_HEIGHT / 2
+    if s == state.current_player:
+        out.add(Polygon(((x, cy - 5), (x + 6, cy), (x, cy + 5)), INK))
+    out.add(Text(x + 10, cy, f"P{s}", 10, INK, "start"))
+    if s == state.box and state.phase != OVER:
+        out.add(Rect(x + 32, cy - 6, 14, 12, BOX, INK, 1.0))
+        out.add(Rect(x + 32, cy - 6, 14, 4, BOX, INK, 1.0))
+    px = x + 54
+    for tile in state.piles[s]:
+        _tile(out, state, px, y + 2, tile, MINI)
+        px += MINI + 3
+    points = " ".join(
+        f"{COLOR_LETTERS[c]}{int(state._pile_count[s, c])}" + "*" * int(state._pile_stars[s, c])
+        for c in range(len(COLOR_LETTERS))
+        if state._pile_count[s, c]
+    )
+    hand = f"hand {len(state.hands[s])}" + (" chose" if state.chosen[s] >= 0 else "")
+    out.add(Text(max(px + 6, x + 150), cy, f"{points or '-'}  {hand}", 8, INK, "start"))
+
+
+def _status(state: IrkState) -> str:
+    if state.phase == OVER:
+        res = state._result
+        points = " ".join(f"P{i} {p}" for i, p in enumerate(res["totals"]))
+        return f"game over: {points}; won: " + " ".join(f"P{i}" for i in res["winners"])
+    text = (
+        f"round {state.round + 1}/{NUM_ROUNDS} {state.round_kind}, "
+        f"{PHASE_NAMES[state.phase]}: P{state.to_move}"
+    )
+    if state.phase == PLACE:
+        text += f" places {state.tile_label(state.chosen[state.to_move])}"
+    return text
+
+
+def draw(state: IrkState, seat: int | None = None) -> np.ndarray:
+    """Return an ``(H, W, 3)`` uint8 picture (the public position, plus ``seat``'s hand)."""
+    return to_rgb(drawing(state, seat))
+
+
+__all__ = ["draw", "drawing", "window"]

@@ -350,7 +350,7 @@ class IrkState(PhasedGameState):
             return self.legal_mask()
         return np.zeros(self.spec.num_actions, dtype=np.int8)
 
-    def apply(self, action: int) -> None:
+    def _apply(self, action: int) -> None:
         """Play ``action`` for the seat to move; IllegalActionError leaves the state as is."""
         if type(action) is not int:
             action = self._check_action_type(action)
@@ -560,6 +560,7 @@ class IrkState(PhasedGameState):
         new.unused = sorted(drawn[k:])
         new.rng = make_rng(int(rng.integers(2**63)))
         new._mask = None
+        new.seed = None  # a redrawn position: the action log no longer rebuilds it
         return new
 
     # ---- copies and persistence ---------------------------------------------------------
@@ -567,6 +568,7 @@ class IrkState(PhasedGameState):
         """Return an independent copy."""
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
+        new.actions = self.actions.copy()
         new.hands = [h.copy() for h in self.hands]
         new.chosen = self.chosen.copy()
         new.piles = [p.copy() for p in self.piles]

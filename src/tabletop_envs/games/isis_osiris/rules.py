@@ -188,6 +188,7 @@ class IsisOsirisState(PhasedGameState):
         state = cls.__new__(cls)
         state.params = params
         state.rng = make_rng(seed)
+        state._start_log(None)  # a position from text: no deal and actions lead to it
         state.owner = [-1] * NUM_SQUARES
         state.tiles = [0] * NUM_SQUARES
         pool = all_tiles()
@@ -318,7 +319,7 @@ class IsisOsirisState(PhasedGameState):
         """Return a fresh int8 mask of the legal actions (all zeros once the game is over)."""
         return self._legal().copy()
 
-    def apply(self, action: int) -> None:
+    def _apply(self, action: int) -> None:
         """Play ``action`` for the seat to move; IllegalActionError leaves the state as is."""
         if type(action) is not int:
             action = self._check_action_type(action)
@@ -547,6 +548,7 @@ class IsisOsirisState(PhasedGameState):
             new.stacks[s] = drawn[start : start + len(stack)]
             start += len(stack)
         new.unused = drawn[start:]
+        new.seed = None  # a redrawn position: the action log no longer rebuilds it
         return new
 
     # ---- copies and persistence ---------------------------------------------------------
@@ -554,6 +556,7 @@ class IsisOsirisState(PhasedGameState):
         """Return an independent copy (RNG included)."""
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
+        new.actions = self.actions.copy()
         new.stacks = [s.copy() for s in self.stacks]
         new.unused = self.unused.copy()
         new.stones_left = self.stones_left.copy()

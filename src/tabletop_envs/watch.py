@@ -1,0 +1,206 @@
+"""Watch agents play: play a recorded game, show its positions as text, SVG frames or a GIF.
+
+``tabletop-envs watch`` and ``tabletop-envs replay`` are thin commands over this module. The
+view is a spectator looking over the shoulder of the seat to move: each position is drawn as
+that seat sees it (its own hand in Irk, its memory in Isis & Osiris), the final position as the
+public view. Writing a GIF needs Pillow (``pip install "tabletop_envs[render]"``); text and SVG
+need nothing beyond the core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from tabletop_envs.agents.registry import make_agent
+from tabletop_envs.core.game import GameState
+from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.render.draw import Drawing, Text, to_rgb, to_svg
+from tabletop_envs.replay import GameRecord
+from tabletop_envs.training.arena import game_seeds, play_game
+
+CAPTION_HEIGHT = 18
+CAPTION: tuple[int, int, int] = (20, 20, 20)
+
+
+def split_agents(specs: Sequence[str]) -> list[str]:
+    """Return agent specs from ``["greedy,mcts:iterations=50,c=2", "random"]``-style arguments.
+
+    Commas separate agents, except that a piece of the form ``key=value`` (no ``:``) continues
+    the previous agent's options.
+    """
+    agents: list[str] = []
+    for piece in (p.strip() for spec in specs for p in spec.split(",")):
+        if not piece:
+            continue
+        if "=" in piece and ":" not in piece and agents:
+            agents[-1] += "," + piece
+        else:
+            agents.append(piece)
+    if not agents:
+        raise ValueError("name at least one agent, e.g. --agents greedy,mcts")
+    return agents
+
+
+def watch(
+    env_name: str, agents: Sequence[str], seed: int = 0, env_kwargs: dict[str, Any] | None = None
+) -> GameRecord:
+    """Play one game of ``env_name`` between ``agents`` (specs, seat order) and return its record.
+
+    Fewer agents than seats repeat in order. The deal and the agents' seeds are those of game 0
+    of ``tabletop-envs evaluate --seed SEED`` with the same lineup.
+    """
+    spec = env_spec(env_name)
+    game_class = spec.load_game()
+    try:
+        params = game_class.params_class(**(env_kwargs or {}))
+    except TypeError as err:
+        raise ValueError(f"{env_name}: {err}") from None
+    n = game_class(params, 0).num_players
+    agents = list(agents)
+    if not agents or len(agents) > n:
+        raise ValueError(f"{env_name} with {params} has {n} seats: name 1 to {n} agents")
+    seat_specs = [agents[s % len(agents)] for s in range(n)]
+    deal, agent_seeds = game_seeds(seed, 0, n)
+    players = []
+    for s, agent_spec in enumerate(seat_specs):
+        agent = make_agent(agent_spec, env_name, seed=None)
+        agent.reset(agent_seeds[s])
+        players.append(agent)
+    game = game_class(params, deal)
+    play_game(game, players, seat_specs, f"{env_name} seed {seed}")
+    return GameRecord.of(env_name, game, seat_specs)
+
+
+def viewer(state: GameState) -> int | None:
+    """Return the seat whose view shows ``state`` (the seat to move; ``None`` once over)."""
+    return None if state.is_terminal else state.current_player
+
+
+def caption(record: GameRecord, states: Sequence[GameState], k: int) -> str:
+    """Return the line under position ``k``: the move that led to it and who played it."""
+    if k == 0:
+        return f"{record.env} seed {record.seed}: " + " vs ".join(record.agents)
+    before = states[k - 1]
+    seat = before.current_player
+    move = before.action_to_string(record.actions[k - 1])
+    return f"move {k}: P{seat} {record.agents[seat]}: {move}"
+
+
+def position_text(record: GameRecord, states: Sequence[GameState], k: int) -> str:
+    """Return position ``k`` as text: its caption, then the game's text render."""
+    state = states[k]
+    return f"-- {caption(record, states, k)}\n{state.render_text(viewer(state))}"
+
+
+def result_line(record: GameRecord) -> str:
+    """Return the game's result in one line."""
+    returns = record.result["returns"]
+    parts = [
+        f"P{s} {a}: {r:+g}" for s, (a, r) in enumerate(zip(record.agents, returns, strict=True))
+    ]
+    return "result: " + ", ".join(parts)
+
+
+def frame(record: GameRecord, states: Sequence[GameState], k: int) -> Drawing:
+    """Return position ``k``'s picture with its caption underneath."""
+    state = states[k]
+    picture = env_spec(record.env).load_image()(state, viewer(state))
+    out = Drawing(picture.width, picture.height + CAPTION_HEIGHT, picture.background)
+    out.add(*picture.shapes)
+    text = caption(record, states, k)
+    out.add(Text(6, picture.height + CAPTION_HEIGHT / 2 - 2, text, 8, CAPTION, "start"))
+    return out
+
+
+def write_svgs(record: GameRecord, states: Sequence[GameState], folder: str | Path) -> list[Path]:
+    """Write one SVG file per position (``000.svg``, ``001.svg``, ...) into ``folder``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for k in range(len(states)):
+        path = folder / f"{k:03d}.svg"
+        path.write_text(to_svg(frame(record, states, k)))
+        paths.append(path)
+    return paths
+
+
+def write_gif(
+    record: GameRecord,
+    states: Sequence[GameState],
+    path: str | Path,
+    delay_ms: int = 600,
+    last_ms: int = 3000,
+) -> tuple[int, int, int]:
+    """Write an animated GIF of every position; return ``(frames, width, height)``.
+
+    Frames of different sizes (Irk's table grows) are padded to the largest. Needs Pillow.
+    """
+    try:
+        from PIL import Image
+    except ImportError:
+        raise ImportError(
+            'writing a GIF needs Pillow: pip install "tabletop_envs[render]" (or pillow)'
+        ) from None
+    if delay_ms < 1 or last_ms < 1:
+        raise ValueError(f"frame delays are positive milliseconds, got {delay_ms}, {last_ms}")
+    pictures = [frame(record, states, k) for k in range(len(states))]
+    width = max(p.width for p in pictures)
+    height = max(p.height for p in pictures)
+    images = []
+    for picture in pictures:
+        img = np.empty((height, width, 3), dtype=np.uint8)
+        img[:] = picture.background
+        rgb = to_rgb(picture)
+        img[: rgb.shape[0], : rgb.shape[1]] = rgb
+        images.append(Image.fromarray(img))
+    durations = [delay_ms] * (len(images) - 1) + [last_ms]
+    images[0].save(
+        path,
+        save_all=True,
+        append_images=images[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+    )
+    return len(images), width, height
+
+
+def browse(record: GameRecord, states: Sequence[GameState], stdin: TextIO, stdout: TextIO) -> None:
+    """Step through the positions interactively: Enter/n next, b back, a number jumps, q quits."""
+    k, last = 0, len(states) - 1
+    while True:
+        print(position_text(record, states, k), file=stdout)
+        print(f"[{k}/{last}] Enter/n next, b back, NUMBER jump, q quit: ", end="", file=stdout)
+        stdout.flush()
+        line = stdin.readline()
+        if not line:
+            print(file=stdout)
+            return
+        command = line.strip().lower()
+        if command in ("q", "quit"):
+            return
+        if command in ("", "n", "next"):
+            k = min(k + 1, last)
+        elif command in ("b", "back"):
+            k = max(k - 1, 0)
+        elif command.isdigit() and int(command) <= last:
+            k = int(command)
+        else:
+            print(f"unknown command {command!r}; positions run from 0 to {last}", file=stdout)
+
+
+__all__ = [
+    "browse",
+    "caption",
+    "frame",
+    "position_text",
+    "result_line",
+    "split_agents",
+    "watch",
+    "write_gif",
+    "write_svgs",
+]

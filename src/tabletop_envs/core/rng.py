@@ -14,7 +14,7 @@ def make_rng(seed: int | np.random.SeedSequence | None) -> np.random.Generator:
 
 def rng_to_json(rng: np.random.Generator) -> dict[str, Any]:
     """Return the Generator's complete state as JSON-ready data."""
-    return rng.bit_generator.state
+    return dict(rng.bit_generator.state)
 
 
 def rng_from_json(data: dict[str, Any]) -> np.random.Generator:
@@ -23,7 +23,7 @@ def rng_from_json(data: dict[str, Any]) -> np.random.Generator:
     if name != "PCG64":
         raise ValueError(f"unsupported bit generator {name!r}; only 'PCG64' is used")
     bit_generator = np.random.PCG64()
-    bit_generator.state = data
+    bit_generator.state = data  # type: ignore[assignment]  # numpy validates the mapping
     return np.random.Generator(bit_generator)
 
 

@@ -92,16 +92,16 @@ class TabletopEnv(AECEnv):
         self._done = True
 
     # ---- spaces -------------------------------------------------------------------------
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """Return the observation space of ``agent`` (the same for every agent)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """Return the action space of ``agent`` (the same for every agent)."""
         return self.action_spaces[agent]
 
     # ---- PettingZoo API -----------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game. A seed makes this and every later unseeded reset reproducible."""
         if seed is not None or self._seeds is None:
             self._seeds = np.random.default_rng(seed)
@@ -111,7 +111,7 @@ class TabletopEnv(AECEnv):
 
     def _start(self) -> None:
         """Reset the PettingZoo bookkeeping around ``self.game``."""
-        game = self.game
+        game = self._game()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -138,7 +138,7 @@ class TabletopEnv(AECEnv):
         """Return ``agent``'s observation and action mask (zeros unless it is to move)."""
         game = self.game
         if game is None:
-            self._game()  # raises the "call reset()" error
+            game = self._game()  # raises the "call reset()" error
         seat = self._seat_of[agent]
         if not self._done and seat == game.current_player:
             mask = game.legal_mask()  # fresh by the GameState contract
@@ -153,7 +153,7 @@ class TabletopEnv(AECEnv):
         # Same as AECEnv.last, with observe() inlined: the hot path of every AEC loop.
         game = self.game
         if game is None:
-            self._game()  # raises the "call reset()" error
+            game = self._game()  # raises the "call reset()" error
         agent = self.agent_selection
         if observe:
             seat = self._seat_of[agent]
@@ -176,7 +176,7 @@ class TabletopEnv(AECEnv):
         """Play ``action`` for ``agent_selection`` (``None`` for an agent whose game is over)."""
         game = self.game
         if game is None:
-            self._game()  # raises the "call reset()" error
+            game = self._game()  # raises the "call reset()" error
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -76,10 +76,10 @@ def parse_tile(tile: str | Sequence[str]) -> Tile:
     if len(parts) != 3:
         raise ValueError(f"a tile has 3 squares (top middle bottom), got {tile!r}")
     try:
-        codes = tuple(parse_square(p) for p in parts)
+        top, middle, bottom = (parse_square(p) for p in parts)
     except (ValueError, AttributeError) as err:
         raise ValueError(f"bad tile {tile!r}: {err}") from None
-    return codes  # type: ignore[return-value]
+    return top, middle, bottom
 
 
 def tile_text(tile: Sequence[int]) -> str:
@@ -94,7 +94,7 @@ def as_tile(tile: str | Sequence[Any]) -> Tile:
     codes = tuple(int(c) for c in tile)
     if len(codes) != 3 or not all(GRAY <= c < NUM_CODES for c in codes):
         raise ValueError(f"a tile is 3 square codes from {GRAY} to {NUM_CODES - 1}, got {tile!r}")
-    return codes  # type: ignore[return-value]
+    return codes
 
 
 def normalize_deck(deck: Iterable[str | Sequence[str]]) -> tuple[str, ...]:

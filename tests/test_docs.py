@@ -1,6 +1,6 @@
 """The README and docs/ tell the truth: their snippets run, links resolve, tables match the code.
 
-Every ```python block of README.md and docs/*.md is executed; write non-runnable examples as
+Every ```python block of README.md and docs/**/*.md is executed; write non-runnable examples as
 ```text or ```pycon.
 """
 
@@ -16,7 +16,7 @@ from tabletop_envs.games.iris import CHANNELS
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 
 
 def _blocks(path: Path, lang: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""Irk's squares, tiles and the standard deck (pure data; rules: ``shared/rules/irk.md``).
+"""Irk's squares, tiles and the standard deck (pure data; rules: ``docs/rules/irk.md``).
 
 A *square* is a small int code: ``EMPTY`` (0, a table cell with no tile), ``GRAY`` (1), or a
 flower ``2 + 4 * color + kind`` with colors green, red, yellow, purple, blue (0-4) and kinds
@@ -43,7 +43,7 @@ SQUARE_LABEL = (
     *(COLOR_LETTERS[c] + KIND_MARKS[k] for c in range(5) for k in range(4)),
 )
 
-#: The library's standard deck, top / middle / bottom (``shared/rules/irk.md``); tile id = index.
+#: The library's standard deck, top / middle / bottom (``docs/rules/irk.md``); tile id = index.
 STANDARD_DECK: tuple[str, ...] = (
     # one flower, marked 3
     "G3 . .", "R3 . .", "Y3 . .", ". P3 .", ". B3 .",

@@ -1,6 +1,6 @@
 """Isis & Osiris: the rules core (pure; no gymnasium or pettingzoo).
 
-Rules: ``shared/rules/isis_osiris.md``. Squares are numbered ``row * 6 + col`` (row 0 at the
+Rules: ``docs/rules/isis_osiris.md``. Squares are numbered ``row * 6 + col`` (row 0 at the
 top). Action ids: ``s`` (0-35) puts a stone on square ``s``; ``36 + s`` (36-71) puts the
 revealed tile on square ``s``; ``72`` reveals the top tile of the mover's stack. A tile turn is
 two steps of the same seat: reveal, then place that tile.

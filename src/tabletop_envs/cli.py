@@ -348,8 +348,8 @@ def cmd_train(argv: list[str]) -> int:
         entry = importlib.import_module(TRAIN_ENTRY)
     except ImportError as err:
         print(
-            f"tabletop-envs train: {err}; install the train extra: "
-            "pip install 'tabletop_envs[train]'",
+            f"tabletop-envs train: {err}; install the train extra "
+            "(in a clone: pip install -e '.[train]')",
             file=sys.stderr,
         )
         return 2

@@ -141,7 +141,7 @@ def _sb3(args: str, env_name: str, seed: int | None) -> Agent:
         return PolicyAgent.load(path, deterministic=flag == "deterministic")
     except ImportError as err:
         raise ValueError(
-            f"sb3 agents need sb3-contrib (pip install 'tabletop_envs[train]'): {err}"
+            f"sb3 agents need sb3-contrib, the train extra (pip install -e '.[train]'): {err}"
         ) from None
 
 

@@ -797,7 +797,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     except ImportError as err:
         print(
             f"training needs the train extra ({err}): pip install torch==2.13.0 "
-            "&& pip install 'tabletop_envs[train]'",
+            "&& pip install -e '.[train]' (in a clone)",
             file=sys.stderr,
         )
         return 2

@@ -78,6 +78,16 @@ def test_relative_links_resolve(page: Path) -> None:
             assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
 
 
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_page_points_outside_the_repository(page: Path) -> None:
+    text = page.read_text()
+    assert "shared/rules" not in text, f"{page.name} points at the internal specifications"
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        if "://" not in target:
+            resolved = (page.parent / target).resolve()
+            assert resolved.is_relative_to(ROOT), f"{page.name} links outside: {target}"
+
+
 def test_every_registered_env_is_documented() -> None:
     readme = README.read_text()
     index = (ROOT / "docs" / "index.md").read_text()

@@ -11,6 +11,7 @@ import importlib
 import pkgutil
 import subprocess
 import sys
+from importlib import metadata
 
 HEAVY = ("torch", "stable_baselines3", "sb3_contrib", "matplotlib", "pygame")
 # Modules allowed to need an extra at import time (the train extra: torch and SB3, imported at
@@ -31,6 +32,15 @@ def main() -> int:
     print(f"tabletop_envs {tabletop_envs.__version__} from {tabletop_envs.__file__}")
     if "site-packages" not in tabletop_envs.__file__:
         failures.append("tabletop_envs was not imported from an installed wheel")
+    meta = metadata.metadata("tabletop_envs")
+    if meta["Version"] != tabletop_envs.__version__:
+        failures.append(f"metadata version {meta['Version']} != {tabletop_envs.__version__}")
+    if meta["License-Expression"] != "MIT":
+        failures.append(f"License-Expression is {meta['License-Expression']!r}, not 'MIT'")
+    files = {str(f) for f in metadata.files("tabletop_envs") or ()}
+    for needed in ("tabletop_envs/py.typed", "tabletop_envs-{}.dist-info/licenses/LICENSE"):
+        if needed.format(tabletop_envs.__version__) not in files:
+            failures.append(f"the wheel lacks {needed.format(tabletop_envs.__version__)}")
     names = [m.name for m in pkgutil.walk_packages(tabletop_envs.__path__, "tabletop_envs.")]
     imported = 0
     for name in names:

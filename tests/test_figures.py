@@ -60,3 +60,17 @@ def test_the_irk_figures_use_the_rules_pages_deck(figures):
     rows = [[cell.strip(" `") for cell in line.strip("|").split("|")] for line in lines]
     columns = list(zip(*rows[2:], strict=True))  # skip the header and the rule
     assert tuple(tile for column in columns for tile in column) == figures.IRK_DECK
+
+
+def test_the_irk_scoring_text_is_the_replayed_games_render(figures):
+    from tabletop_envs.games.irk.rules import IrkState
+
+    page = (ROOT / "docs" / "rules" / "irk.md").read_text()
+    shown = page.split("The same position as the library's text render", 1)[1]
+    shown = shown.split("```text\n", 1)[1].split("```", 1)[0]
+    state = IrkState.new(seed=2, deck=figures.IRK_DECK)
+    label = {state.tile_label(t): t for t in range(state.deck_size)}
+    for move in figures.IRK_GAME:
+        state.apply(label[move] if isinstance(move, str) else state.placement_to_action(*move))
+    lines = [line.rstrip() for line in state.render_text().splitlines()]
+    assert lines == shown.rstrip("\n").splitlines()

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 import tabletop_envs
+from tabletop_envs.cli import DefaultsHelpFormatter
 
 #: Steps played between two looks at the clock.
 CHUNK = 32
@@ -317,7 +318,9 @@ def report(rates: dict[str, list[float]], info: dict[str, Any], skipped: list[st
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, run the benchmark, print it; exit 1 if a target failed."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0], formatter_class=DefaultsHelpFormatter
+    )
     parser.add_argument(
         "--seconds", type=float, default=5.0, help="timed seconds per subject (default 5)"
     )

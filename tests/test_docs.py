@@ -1,6 +1,6 @@
 """The README and docs/ tell the truth: their snippets run, links resolve, tables match the code.
 
-Every ```python block of README.md and docs/*.md is executed; write non-runnable examples as
+Every ```python block of README.md and docs/**/*.md is executed; write non-runnable examples as
 ```text or ```pycon.
 """
 
@@ -16,7 +16,7 @@ from tabletop_envs.games.iris import CHANNELS
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 
 
 def _blocks(path: Path, lang: str) -> list[str]:
@@ -76,6 +76,16 @@ def test_relative_links_resolve(page: Path) -> None:
     for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", page.read_text()):
         if "://" not in target:
             assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_page_points_outside_the_repository(page: Path) -> None:
+    text = page.read_text()
+    assert "shared/rules" not in text, f"{page.name} points at the internal specifications"
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        if "://" not in target:
+            resolved = (page.parent / target).resolve()
+            assert resolved.is_relative_to(ROOT), f"{page.name} links outside: {target}"
 
 
 def test_every_registered_env_is_documented() -> None:

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from tabletop_envs import __version__
 from tabletop_envs.envs.registry import registered_envs
 
 TRAIN_ENTRY = "tabletop_envs.training.train"
@@ -54,6 +55,32 @@ def _env_kwargs(params: list[tuple[str, Any]] | None) -> dict[str, Any]:
     return dict(params or [])
 
 
+class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Append "(default: X)" to an option's help unless it names its default already.
+
+    Flags (``store_true``) and options without a default (``None``, empty) get nothing added.
+    """
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if (
+            "default" in text
+            or action.default in (None, argparse.SUPPRESS, [], ())
+            or action.nargs == 0
+            or not action.option_strings
+        ):
+            return action.help
+        return text + " (default: %(default)s)"
+
+
+class _SubcommandParser(argparse.ArgumentParser):
+    """A subcommand's parser: its help shows the defaults (:class:`DefaultsHelpFormatter`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", DefaultsHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
 def _add_env_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--env",
@@ -75,8 +102,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tabletop-envs",
         description="Tabletop games as PettingZoo envs: play, evaluate agents, benchmark, train.",
+        formatter_class=DefaultsHelpFormatter,
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    # every subcommand's help shows its defaults (DefaultsHelpFormatter)
+    sub = parser.add_subparsers(
+        dest="command",
+        metavar="COMMAND",
+        parser_class=_SubcommandParser,
+    )
     sub.required = True
 
     p = sub.add_parser(
@@ -426,8 +460,8 @@ def cmd_train(argv: list[str]) -> int:
         entry = importlib.import_module(TRAIN_ENTRY)
     except ImportError as err:
         print(
-            f"tabletop-envs train: {err}; install the train extra: "
-            "pip install 'tabletop_envs[train]'",
+            f"tabletop-envs train: {err}; install the train extra "
+            "(in a clone: pip install -e '.[train]')",
             file=sys.stderr,
         )
         return 2

@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tabletop_envs.agents.base import Agent, RandomAgent
+
+if TYPE_CHECKING:
+    from tabletop_envs.agents.greedy import GreedyAgent
 
 #: ``factory(args, env_name, seed) -> Agent``; ``args`` is the text after ``NAME:`` or ``""``.
 AgentFactory = Callable[[str, str, "int | None"], Agent]
@@ -58,7 +62,7 @@ def make_agent(spec: str, env_name: str | None = None, seed: int | None = None) 
         module, _, attr = factory.partition(":")
         factory = getattr(importlib.import_module(module), attr)
     agent = factory(args, env_name or "", seed)
-    agent.spec = spec  # type: ignore[attr-defined]  # how it was made, for reports
+    agent.spec = spec  # type: ignore[union-attr]  # how it was made, for reports
     return agent
 
 
@@ -104,7 +108,7 @@ def _planner(args: str, env_name: str, seed: int | None) -> Agent:
     return _heuristic_agent(PlannerAgent, args, env_name, seed)
 
 
-def _heuristic_agent(cls: type, args: str, env_name: str, seed: int | None) -> Agent:
+def _heuristic_agent(cls: type[GreedyAgent], args: str, env_name: str, seed: int | None) -> Agent:
     from tabletop_envs.agents.greedy import get_heuristic
 
     _no_args(cls.name, args)
@@ -156,7 +160,7 @@ def _sb3(args: str, env_name: str, seed: int | None) -> Agent:
         )
     except ImportError as err:
         raise ValueError(
-            f"sb3 agents need sb3-contrib (pip install 'tabletop_envs[train]'): {err}"
+            f"sb3 agents need sb3-contrib, the train extra (pip install -e '.[train]'): {err}"
         ) from None
 
 

@@ -17,7 +17,7 @@ def make_rng(seed: int | np.random.SeedSequence | None) -> np.random.Generator:
 
 def rng_to_json(rng: np.random.Generator) -> dict[str, Any]:
     """Return the Generator's complete state as JSON-ready data."""
-    return rng.bit_generator.state
+    return dict(rng.bit_generator.state)
 
 
 def rng_from_json(data: Any) -> np.random.Generator:

@@ -143,14 +143,14 @@ class TabletopEnv(AECEnv):
             setattr(self, field, placeholder)
 
     # ---- spaces -------------------------------------------------------------------------
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """Return the observation space of ``agent`` (the same for every agent)."""
         try:
             return self.observation_spaces[agent]
         except (KeyError, TypeError):
             raise self._unknown_agent(agent) from None
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """Return the action space of ``agent`` (the same for every agent)."""
         try:
             return self.action_spaces[agent]
@@ -162,7 +162,7 @@ class TabletopEnv(AECEnv):
         return InvalidParameterError(f"{self}: unknown agent {agent!r}; the agents are {valid}")
 
     # ---- PettingZoo API -----------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game. A seed makes this and every later unseeded reset reproducible.
 
         ``seed`` is None or a non-negative integer (InvalidParameterError otherwise).
@@ -184,7 +184,7 @@ class TabletopEnv(AECEnv):
 
     def _start(self) -> None:
         """Reset the PettingZoo bookkeeping around ``self.game``."""
-        game = self.game
+        game = self._game()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -219,7 +219,7 @@ class TabletopEnv(AECEnv):
         """Return ``agent``'s observation and action mask (zeros unless it is to move)."""
         game = self.game
         if game is None:
-            self._game()  # raises the "call reset()" error
+            game = self._game()  # raises the "call reset()" error
         try:
             seat = self._seat_of[agent]
         except (KeyError, TypeError):
@@ -237,7 +237,7 @@ class TabletopEnv(AECEnv):
         # Same as AECEnv.last, with observe() inlined: the hot path of every AEC loop.
         game = self.game
         if game is None:
-            self._game()  # raises the "call reset()" error
+            game = self._game()  # raises the "call reset()" error
         agent = self.agent_selection
         if observe:
             seat = self._seat_of[agent]
@@ -263,7 +263,7 @@ class TabletopEnv(AECEnv):
         """Play ``action`` for ``agent_selection`` (``None`` for an agent whose game is over)."""
         game = self.game
         if game is None:
-            self._game()  # raises the "call reset()" error
+            game = self._game()  # raises the "call reset()" error
         agent = self.agent_selection
         try:
             done = self.terminations[agent] or self.truncations[agent]

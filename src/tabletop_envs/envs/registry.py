@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tabletop_envs.core.game import GameState
 
 
 @dataclass(frozen=True)
@@ -24,7 +27,7 @@ class EnvSpec:
     test_params: tuple[dict[str, Any], ...] = field(default_factory=lambda: ({},))
     helpers: tuple[str, ...] = ()  # core methods the env offers too (e.g. action_to_coord)
 
-    def load_game(self) -> type:
+    def load_game(self) -> type[GameState]:
         """Return the game's :class:`~tabletop_envs.core.GameState` subclass."""
         return _load(self.game)
 

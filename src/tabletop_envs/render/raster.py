@@ -17,7 +17,9 @@ def canvas(height: int, width: int, color: Color = (240, 236, 226)) -> np.ndarra
     return img
 
 
-def _window(img: np.ndarray, x0: float, y0: float, x1: float, y1: float):
+def _window(
+    img: np.ndarray, x0: float, y0: float, x1: float, y1: float
+) -> tuple[tuple[slice, slice], np.ndarray, np.ndarray]:
     h, w = img.shape[:2]
     ya, yb = max(math.floor(y0), 0), min(math.ceil(y1) + 1, h)
     xa, xb = max(math.floor(x0), 0), min(math.ceil(x1) + 1, w)

@@ -232,13 +232,13 @@ class SingleAgentEnv(gymnasium.Env):
         self.set_opponent(opponent)
         #: shape of the game's observation tensor (the planes, before any flattening)
         self.planes_shape = tuple(spec.observation_shape)
-        self.observation_space = gymnasium.spaces.Box(
+        self.observation_space: gymnasium.spaces.Box = gymnasium.spaces.Box(
             low=np.float32(spec.observation_low),
             high=np.float32(spec.observation_high),
             shape=(int(np.prod(self.planes_shape)),) if self.flatten else self.planes_shape,
             dtype=np.float32,
         )
-        self.action_space = gymnasium.spaces.Discrete(spec.num_actions)
+        self.action_space: gymnasium.spaces.Discrete = gymnasium.spaces.Discrete(spec.num_actions)
         self.learner_seat = 0
         self._episodes = 0
         self._seat_opponents: dict[int, Agent] = {}
@@ -273,7 +273,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     # ---- gymnasium API ------------------------------------------------------------------
     def reset(
-        self, *, seed: int | None = None, options: dict | None = None
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a game, play the opponents up to the learner's first move, return its view."""
         super().reset(seed=seed)

@@ -293,7 +293,8 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     eval_opponent_spec = config.eval_opponent or config.opponent.split("+")[-1]
-    eval_opponent = make_opponent(eval_opponent_spec, config.env, config.seed + 77)
+    # evaluation needs one agent (a+b pools are for training): _single rejects a pool spec
+    eval_opponent = _single(eval_opponent_spec, config.env, config.seed + 77)
     factories = [_env_factory(config, rank) for rank in range(config.n_envs)]
     vec_env = SubprocVecEnv(factories) if config.vec == "subproc" else DummyVecEnv(factories)
     vec_env.seed(config.seed)
@@ -425,7 +426,7 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
     finals = {eval_opponent_spec: final}
     for k, spec in enumerate(config.final_eval_opponents):
         if spec not in finals:
-            other = make_opponent(spec, config.env, config.seed + 99 + k)
+            other = _single(spec, config.env, config.seed + 99 + k)
             finals[spec] = run_eval(config.final_eval_games, config.seed + 2_000_003, other)
             finals[spec]["timesteps"] = model.num_timesteps
     results = {
@@ -604,7 +605,11 @@ def plot_history(results: dict[str, Any], path: str | Path) -> None:
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """Return the argument parser of :func:`main`."""
     d = TrainConfig()
-    p = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    from tabletop_envs.cli import DefaultsHelpFormatter
+
+    p = argparse.ArgumentParser(
+        prog=prog, description=__doc__.splitlines()[0], formatter_class=DefaultsHelpFormatter
+    )
     p.add_argument("--env", default=d.env, help="registered env name (default %(default)s)")
     p.add_argument(
         "--env-arg",
@@ -636,12 +641,18 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         metavar="K",
         help="add a frozen snapshot of the learner to the opponent pool every K steps",
     )
-    p.add_argument("--pool-size", type=int, default=d.pool_size)
+    p.add_argument(
+        "--pool-size", type=int, default=d.pool_size, help="most snapshots kept in the pool"
+    )
     p.add_argument("--learner-seat", default=d.learner_seat, help="alternate | random | a seat")
-    p.add_argument("--reward", choices=("own", "margin"), default=d.reward)
-    p.add_argument("--reward-scale", type=float, default=d.reward_scale)
-    p.add_argument("--n-envs", type=int, default=d.n_envs)
-    p.add_argument("--vec", choices=("dummy", "subproc"), default=d.vec)
+    p.add_argument("--reward", choices=("own", "margin"), default=d.reward, help="learner's reward")
+    p.add_argument(
+        "--reward-scale", type=float, default=d.reward_scale, help="rewards are multiplied by it"
+    )
+    p.add_argument("--n-envs", type=int, default=d.n_envs, help="parallel training envs")
+    p.add_argument(
+        "--vec", choices=("dummy", "subproc"), default=d.vec, help="SB3 vectorized env kind"
+    )
     p.add_argument(
         "--policy",
         choices=("mlp", "cnn", "cells"),
@@ -649,8 +660,10 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="mlp | cnn (PlanesCNN over (H, W, C) planes) | cells (SectionsCNN over the board "
         "planes + MLP over the rest, with a per-cell action head)",
     )
-    p.add_argument("--cnn-channels", type=int, default=d.cnn_channels)
-    p.add_argument("--cnn-layers", type=int, default=d.cnn_layers)
+    p.add_argument(
+        "--cnn-channels", type=int, default=d.cnn_channels, help="channels per conv layer"
+    )
+    p.add_argument("--cnn-layers", type=int, default=d.cnn_layers, help="conv layers")
     p.add_argument(
         "--footprint-head",
         action="store_true",
@@ -665,18 +678,27 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "action_values=true): the head scores an action by the best of this many learned "
         "weightings of its values",
     )
-    p.add_argument("--net-arch", default=",".join(map(str, d.net_arch)), help="e.g. 256,256")
+    p.add_argument("--net-arch", default=",".join(map(str, d.net_arch)), help="hidden layer sizes")
     p.add_argument("--n-steps", type=int, default=d.n_steps, help="rollout steps per env")
-    p.add_argument("--batch-size", type=int, default=d.batch_size)
-    p.add_argument("--n-epochs", type=int, default=d.n_epochs)
-    p.add_argument("--lr", type=float, default=d.learning_rate)
-    p.add_argument("--ent-coef", type=float, default=d.ent_coef)
-    p.add_argument("--gamma", type=float, default=d.gamma)
-    p.add_argument("--gae-lambda", type=float, default=d.gae_lambda)
-    p.add_argument("--clip-range", type=float, default=d.clip_range)
-    p.add_argument("--eval-every", type=int, default=d.eval_every, help="0: no periodic eval")
-    p.add_argument("--eval-games", type=int, default=d.eval_games)
-    p.add_argument("--final-eval-games", type=int, default=d.final_eval_games)
+    p.add_argument("--batch-size", type=int, default=d.batch_size, help="PPO minibatch size")
+    p.add_argument("--n-epochs", type=int, default=d.n_epochs, help="PPO epochs per rollout")
+    p.add_argument("--lr", type=float, default=d.learning_rate, help="PPO learning rate")
+    p.add_argument("--ent-coef", type=float, default=d.ent_coef, help="entropy bonus")
+    p.add_argument("--gamma", type=float, default=d.gamma, help="discount factor")
+    p.add_argument("--gae-lambda", type=float, default=d.gae_lambda, help="GAE lambda")
+    p.add_argument("--clip-range", type=float, default=d.clip_range, help="PPO clip range")
+    p.add_argument(
+        "--eval-every", type=int, default=d.eval_every, help="steps between evaluations; 0: none"
+    )
+    p.add_argument(
+        "--eval-games", type=int, default=d.eval_games, help="games per periodic evaluation"
+    )
+    p.add_argument(
+        "--final-eval-games",
+        type=int,
+        default=d.final_eval_games,
+        help="games of the final evaluation",
+    )
     p.add_argument(
         "--final-eval-opponents",
         nargs="*",
@@ -700,7 +722,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         default=d.imitate_rounds,
         help="DAgger rounds: after the first, the cloned policy plays and the expert labels",
     )
-    p.add_argument("--imitate-epochs", type=int, default=d.imitate_epochs)
+    p.add_argument(
+        "--imitate-epochs", type=int, default=d.imitate_epochs, help="epochs per imitation round"
+    )
     p.add_argument(
         "--imitate-epsilon",
         type=float,
@@ -713,7 +737,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         default=d.imitate_workers,
         help="processes recording the expert's episodes (first round; default %(default)s)",
     )
-    p.add_argument("--imitate-lr", type=float, default=d.imitate_lr)
+    p.add_argument("--imitate-lr", type=float, default=d.imitate_lr, help="imitation learning rate")
     p.add_argument(
         "--imitate-temperature",
         type=float,
@@ -731,7 +755,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--eval-deterministic", dest="eval_deterministic", action="store_true", help="the default"
     )
-    p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--seed", type=int, default=d.seed, help="seed of the run")
     p.add_argument(
         "--threads",
         type=int,
@@ -740,7 +764,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--out", default=d.out, help="output directory (default %(default)s)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--verbose", type=int, default=d.verbose)
+    p.add_argument("--verbose", type=int, default=d.verbose, help="SB3 verbosity")
     return p
 
 
@@ -807,7 +831,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     except ImportError as err:
         print(
             f"training needs the train extra ({err}): pip install torch==2.13.0 "
-            "&& pip install 'tabletop_envs[train]'",
+            "&& pip install -e '.[train]' (in a clone)",
             file=sys.stderr,
         )
         return 2

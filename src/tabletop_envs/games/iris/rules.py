@@ -1,6 +1,6 @@
 """Iris: the rules core (pure; no gymnasium or pettingzoo).
 
-Rules: ``shared/rules/iris.md``. Action ids index the ``(2n-1) x (2n-1)`` axial array
+Rules: ``docs/rules/iris.md``. Action ids index the ``(2n-1) x (2n-1)`` axial array
 (``row = r + n - 1``, ``col = q + n - 1``, id ``row * (2n-1) + col``) so they line up with the
 observation planes; off-board ids are never legal. The last id is *pass*; it also ends a turn
 whose second stone is forfeited (the only legal action then).

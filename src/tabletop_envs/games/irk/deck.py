@@ -1,4 +1,4 @@
-"""Irk's squares, tiles and the standard deck (pure data; rules: ``shared/rules/irk.md``).
+"""Irk's squares, tiles and the standard deck (pure data; rules: ``docs/rules/irk.md``).
 
 A *square* is a small int code: ``EMPTY`` (0, a table cell with no tile), ``GRAY`` (1), or a
 flower ``2 + 4 * color + kind`` with colors green, red, yellow, purple, blue (0-4) and kinds
@@ -47,7 +47,8 @@ SQUARE_LABEL = (
 )
 
 #: The library's standard deck (revised 2026-12 so that the rule book's worked example can be
-#: dealt from it), top / middle / bottom; tile id = index: 0-9 the single flowers, 10-19 the
+#: dealt from it), top / middle / bottom
+#: (``docs/rules/irk.md``); tile id = index: 0-9 the single flowers, 10-19 the
 #: doubles, 20-29 the triples, each column of the rules' picture top to bottom.
 STANDARD_DECK: tuple[str, ...] = (
     # one flower, marked 3
@@ -81,10 +82,10 @@ def parse_tile(tile: str | Sequence[str]) -> Tile:
     if len(parts) != 3:
         raise ValueError(f"a tile has 3 squares (top middle bottom), got {tile!r}")
     try:
-        codes = tuple(parse_square(p) for p in parts)
+        top, middle, bottom = (parse_square(p) for p in parts)
     except (ValueError, AttributeError) as err:
         raise ValueError(f"bad tile {tile!r}: {err}") from None
-    return codes  # type: ignore[return-value]
+    return top, middle, bottom
 
 
 def tile_text(tile: Sequence[int]) -> str:
@@ -99,7 +100,7 @@ def as_tile(tile: str | Sequence[Any]) -> Tile:
     codes = tuple(int(c) for c in tile)
     if len(codes) != 3 or not all(GRAY <= c < NUM_CODES for c in codes):
         raise ValueError(f"a tile is 3 square codes from {GRAY} to {NUM_CODES - 1}, got {tile!r}")
-    return codes  # type: ignore[return-value]
+    return codes
 
 
 def normalize_deck(deck: Sequence[str | Sequence[str]]) -> tuple[str, ...]:

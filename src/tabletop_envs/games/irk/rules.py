@@ -1,4 +1,4 @@
-"""Irk: the rules core (pure; no gymnasium or pettingzoo). Rules: ``shared/rules/irk.md``.
+"""Irk: the rules core (pure; no gymnasium or pettingzoo). Rules: ``docs/rules/irk.md``.
 
 Action ids: ``0 .. D-1`` choose the hand tile of that id (``D`` = deck size; tile id = index in
 the deck); ``D + placement`` places the chosen tile, ``placement = (row * T + col) * 4 +

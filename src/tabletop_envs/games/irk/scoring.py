@@ -153,7 +153,7 @@ class TableAfter:
             # runs of consecutive squares joining the color (a tile is a straight line), each
             # with its value and the old groups it touches or lies on
             runs: list[tuple[list[int], set[tuple[int, int]]]] = []
-            current = None
+            current: tuple[list[int], set[tuple[int, int]]] | None = None
             left: set[tuple[int, int]] = set()  # groups a covered square leaves
             for k in range(3):
                 code, old = codes[k], olds[k]

@@ -1,6 +1,6 @@
 """Isis & Osiris: the rules core (pure; no gymnasium or pettingzoo).
 
-Rules: ``shared/rules/isis_osiris.md``. Squares are numbered ``row * 6 + col`` (row 0 at the
+Rules: ``docs/rules/isis_osiris.md``. Squares are numbered ``row * 6 + col`` (row 0 at the
 top). Action ids: ``s`` (0-35) puts a stone on square ``s``; ``36 + s`` (36-71) puts the
 revealed tile on square ``s``; ``72`` reveals the top tile of the mover's stack. A tile turn is
 two steps of the same seat: reveal, then place that tile.
@@ -153,7 +153,7 @@ class IsisOsirisState(PhasedGameState):
         self._mask_place = np.zeros(NUM_ACTIONS, dtype=np.int8)
         self._mask_place[TILE_BASE:REVEAL] = empty
         self._returns = np.zeros(n)
-        self._result: dict[str, Any] = {}
+        self._result = {}
         if self.phase == OVER:
             self._score()
 
@@ -181,8 +181,8 @@ class IsisOsirisState(PhasedGameState):
         """
         params = IsisOsirisParams(num_players=num_players, memory=memory, reward=reward)
         n = params.num_players
-        rows = board.split("\n") if isinstance(board, str) else list(board)
-        rows = [r.split() for r in rows if r.strip()]
+        lines = board.split("\n") if isinstance(board, str) else list(board)
+        rows = [r.split() for r in lines if r.strip()]
         if len(rows) != ROWS or any(len(r) != COLS for r in rows):
             raise ValueError(f"a board is {ROWS} rows of {COLS} tokens, got {rows}")
         state = cls.__new__(cls)

@@ -9,7 +9,10 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
 - ``mcts`` — UCT; ``ARGS`` are comma-separated ``key=value`` among ``iterations`` (int),
   ``exploration`` (float, alias ``c``) and ``rollout`` (``random``/``greedy``);
 - ``sb3`` — a saved MaskablePPO model: ``sb3:PATH`` (``sb3:PATH,deterministic`` to play its
-  most likely action); needs the ``train`` extra.
+  most likely action); needs the ``train`` extra;
+- ``rllib`` — an RLlib self-play checkpoint: ``rllib:PATH`` (``rllib:PATH,deterministic``);
+  needs the ``rllib`` extra (built by ``tabletop_envs.training.rllib:make_rllib_agent``,
+  imported only when such an agent is made).
 
 :func:`register_agent` plugs in more names.
 """
@@ -146,3 +149,4 @@ register_agent("greedy", _greedy)
 register_agent("planner", _planner)
 register_agent("mcts", _mcts)
 register_agent("sb3", _sb3)
+register_agent("rllib", "tabletop_envs.training.rllib:make_rllib_agent")

@@ -60,8 +60,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-epochs", type=int, default=10)
     p.add_argument("--entropy-coeff", type=float, default=0.01)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--torch-threads", type=int, help="torch threads of the driver's learner (default: torch's)"
+    )
     p.add_argument("--eval-games", type=int, default=100, help="arena games per opponent")
     p.add_argument("--eval-opponents", nargs="*", default=["random", "greedy"])
+    p.add_argument(
+        "--deterministic", action="store_true", help="evaluate the most likely legal action"
+    )
     p.add_argument("--eval-ray", action="store_true", help="spread the arena over Ray workers")
     return p
 
@@ -71,6 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     import ray
 
     args = build_parser().parse_args(argv)
+    if args.torch_threads:
+        import torch
+
+        torch.set_num_threads(args.torch_threads)
     env_kwargs = dict(args.param or [])
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -137,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             "checkpoint": str(checkpoint),
             "evaluation": [],
         }
-        agent = RLlibAgent.load(checkpoint)
+        agent = RLlibAgent.load(checkpoint, deterministic=args.deterministic)
         for opponent in args.eval_opponents:
             arena = run_arena(
                 args.env,

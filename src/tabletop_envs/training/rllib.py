@@ -186,7 +186,7 @@ class LeagueSnapshots:
     On algorithm init every slot gets the learners' initial weights; every ``every`` training
     iterations the learners' current weights replace the oldest slot. The frozen modules are
     not trained (``policies_to_train`` holds only the learners); their new weights go from the
-    learner group to the env runners at once. The slot to refresh follows
+    learner group to every env runner before the next iteration samples. The slot to refresh follows
     ``algorithm.iteration``, so a restored checkpoint continues the ring where it stopped.
     """
 
@@ -209,12 +209,22 @@ class LeagueSnapshots:
         weights = group.get_weights(module_ids=list(self.learners))
         new = {snapshot_id(m, k): weights[m] for m in self.learners for k in slots}
         group.set_weights(new)
-        algorithm.env_runner_group.sync_weights(
-            policies=list(new),
-            from_worker_or_learner_group=group,
+        # the env runners hold inference-only modules: send them those weights, and wait
+        state = group.get_state(
+            components=[f"learner/rl_module/{module_id}" for module_id in new],
             inference_only=True,
-            timeout_seconds=60.0,
-        )
+        )["learner"]["rl_module"]
+        algorithm.env_runner_group.foreach_env_runner(_SetModuleStates(state))
+
+
+@dataclass(frozen=True)
+class _SetModuleStates:
+    """Picklable ``env_runner -> None`` loading module states into its MultiRLModule."""
+
+    states: dict[str, Any]
+
+    def __call__(self, env_runner: Any) -> None:
+        env_runner.module.set_state(self.states)
 
 
 def masked_module_spec(

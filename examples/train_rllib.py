@@ -59,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--minibatch-size", type=int, default=256)
     p.add_argument("--num-epochs", type=int, default=10)
     p.add_argument("--entropy-coeff", type=float, default=0.01)
+    p.add_argument("--gamma", type=float, default=1.0, help="discount (default 1.0)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
         "--torch-threads", type=int, help="torch threads of the driver's learner (default: torch's)"
@@ -105,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
             minibatch_size=args.minibatch_size,
             num_epochs=args.num_epochs,
             entropy_coeff=args.entropy_coeff,
+            gamma=args.gamma,
             seed=args.seed,
         )
         algo = config.build_algo()

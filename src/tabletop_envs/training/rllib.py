@@ -261,6 +261,7 @@ def self_play_config(
     minibatch_size: int = 256,
     num_epochs: int = 10,
     entropy_coeff: float = 0.01,
+    gamma: float = 1.0,
     seed: int | None = None,
 ) -> Any:
     """Return a ready ``PPOConfig`` for self-play on ``env_name(**env_kwargs)``.
@@ -270,6 +271,8 @@ def self_play_config(
       ``snapshot_every`` iterations; opponents are the learner itself with probability
       ``self_play_prob``, else a snapshot (see :class:`SelfPlayMapping`).
     - ``num_env_runners``: sampling processes (0 samples in the driver).
+    - ``gamma`` defaults to 1.0: the only reward is the game's result at the end, which a
+      discount would shrink for early moves;
     - the rest are PPO's settings; the module is RLlib's ``ActionMaskingTorchRLModule`` with an
       MLP of ``hidden`` layers.
     """
@@ -319,6 +322,7 @@ def self_play_config(
             minibatch_size=minibatch_size,
             num_epochs=num_epochs,
             entropy_coeff=entropy_coeff,
+            gamma=gamma,
         )
         .debugging(seed=seed)
     )

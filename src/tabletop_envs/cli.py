@@ -142,7 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         default=["random", "greedy"],
         help="agent specs: random, greedy, mcts[:iterations=N,c=X,rollout=random|greedy], "
-        "sb3:PATH[,sample] (most likely move unless ',sample') (default: random greedy)",
+        "sb3:PATH[,sample] (most likely move unless ',sample'), rllib:CHECKPOINT "
+        "(default: random greedy)",
     )
     p.add_argument(
         "--threads",
@@ -154,6 +155,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
     p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.add_argument(
+        "--ray",
+        type=int,
+        nargs="?",
+        const=2,
+        default=0,
+        metavar="WORKERS",
+        help="spread the games over WORKERS Ray tasks (default 2; same results as without; "
+        "needs the rllib extra)",
+    )
+    p.add_argument(
+        "--address",
+        help="with --ray: the Ray cluster to join (default: RAY_ADDRESS, else a local instance)",
+    )
     p.set_defaults(func=cmd_evaluate)
 
     sub.add_parser(
@@ -338,14 +353,25 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     def progress(done: int, total: int) -> None:
         print(f"\r{done}/{total} games", end="" if done < total else "\n", file=sys.stderr)
 
-    result = run_arena(
-        args.env,
-        _with_threads(args.agents, args.env, args.threads),
-        args.games,
-        seed=args.seed,
-        env_kwargs=_env_kwargs(args.param),
-        progress=None if args.quiet else progress,
-    )
+    if args.ray < 0:
+        raise ValueError(f"--ray needs a number of workers >= 1, got {args.ray}")
+    if args.ray:
+        _init_ray(args.address)
+    try:
+        result = run_arena(
+            args.env,
+            _with_threads(args.agents, args.env, args.threads),
+            args.games,
+            seed=args.seed,
+            env_kwargs=_env_kwargs(args.param),
+            progress=None if args.quiet else progress,
+            ray_workers=args.ray,
+        )
+    finally:
+        if args.ray:
+            import ray
+
+            ray.shutdown()
     print(result.table())
     if args.json:
         Path(args.json).write_text(result.to_json() + "\n")
@@ -416,6 +442,21 @@ def _show(record: Any, args: argparse.Namespace, stdin: TextIO | None = None) ->
         print(f"wrote {len(paths)} SVG frames into {args.svg}")
     print(result_line(record))
     return 0
+
+
+def _init_ray(address: str | None) -> None:
+    """Join the Ray cluster at ``address`` (or ``RAY_ADDRESS``), else start a local instance."""
+    import os
+
+    try:
+        import ray
+    except ImportError as err:
+        raise ValueError(f"--ray needs ray: pip install 'tabletop_envs[rllib]' ({err})") from None
+    ray.init(
+        address=address or os.environ.get("RAY_ADDRESS") or "local",
+        include_dashboard=False,
+        log_to_driver=False,
+    )
 
 
 # ---- bench / train ----------------------------------------------------------------------------

@@ -11,7 +11,10 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
 - ``sb3`` — a saved MaskablePPO model: ``sb3:PATH`` plays its most likely action, as training's
   evaluations do (``sb3:PATH,sample`` samples from the policy instead); ``threads=N`` sets torch's
   intra-op threads (default 1, the fastest for these small networks; 0: torch's default), e.g.
-  ``sb3:model.zip,sample,threads=2``; needs the ``train`` extra.
+  ``sb3:model.zip,sample,threads=2``; needs the ``train`` extra;
+- ``rllib`` — an RLlib self-play checkpoint: ``rllib:PATH`` (``rllib:PATH,deterministic``);
+  needs the ``rllib`` extra (built by ``tabletop_envs.training.rllib:make_rllib_agent``,
+  imported only when such an agent is made).
 
 :func:`register_agent` plugs in more names.
 """
@@ -169,3 +172,4 @@ register_agent("greedy", _greedy)
 register_agent("planner", _planner)
 register_agent("mcts", _mcts)
 register_agent("sb3", _sb3)
+register_agent("rllib", "tabletop_envs.training.rllib:make_rllib_agent")

@@ -288,6 +288,7 @@ def run_arena(
     seed: int = 0,
     env_kwargs: dict[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    ray_workers: int = 0,
 ) -> ArenaResult:
     """Play ``games`` games of ``env_name`` between ``agents`` (specs or instances), seats rotated.
 
@@ -295,60 +296,42 @@ def run_arena(
     gets its own agent instance per seat it fills; an :class:`Agent` instance is shared. Each
     agent is ``reset`` with a per-game seed before every game. An illegal action by an agent
     raises RuntimeError naming it.
+
+    ``ray_workers > 0`` spreads the games over that many Ray tasks (joining the Ray instance
+    ``ray.init`` made, or starting a local one); each game depends only on its own seeds, so
+    the results equal the local arena's for the same seed (the timings differ).
     """
     if isinstance(agents, (str, Agent)) or not agents:
         raise ValueError("agents must be a non-empty list of agent specs or Agent instances")
     if not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
+    if not isinstance(ray_workers, int) or ray_workers < 0:
+        raise ValueError(f"ray_workers must be an integer >= 0, got {ray_workers!r}")
     env_kwargs = dict(env_kwargs or {})
-    env = make(env_name, **env_kwargs)
-    game_class, params = env.game_class, env.params
-    n = env.game_spec.num_players
+    n = make(env_name, **env_kwargs).game_spec.num_players  # validates env and parameters
     names = _names(agents)
     k = len(agents)
     cycle = lineups(k, n)
-    instances: dict[tuple[int, int], Agent] = {}  # (agent index, copy) -> agent
-
-    def agent_for(idx: int, copy: int) -> Agent:
-        a = agents[idx]
-        if not isinstance(a, str):
-            return a
-        key = (idx, copy)
-        if key not in instances:
-            instances[key] = make_agent(a, env_name, seed=None)
-        return instances[key]
-
+    if ray_workers:
+        played = _play_on_ray(
+            env_name, env_kwargs, list(agents), games, seed, ray_workers, progress
+        )
+    else:
+        played = _play_games(env_name, env_kwargs, list(agents), range(games), seed, progress)
     stats = [AgentStats(name) for name in names]
     pair_wins = np.zeros((k, k))
     pair_games = np.zeros((k, k))
     outcomes: list[list[float]] = []
     seating: list[list[int]] = []
     total_steps = 0
-    for g in range(games):
-        deal_seed, agent_seeds = game_seeds(seed, g, n)
-        lineup = cycle[g % len(cycle)]
-        seat_agents = []
-        copies: dict[int, int] = {}
-        for seat, idx in enumerate(lineup):
-            copy = copies.get(idx, 0)
-            copies[idx] = copy + 1
-            agent = agent_for(idx, copy)
-            agent.reset(agent_seeds[seat])
-            seat_agents.append(agent)
-        game = game_class(params, deal_seed)
-
-        def timed(seat: int, seconds: float, lineup: tuple[int, ...] = lineup) -> None:
-            stats[lineup[seat]].seconds += seconds
-            stats[lineup[seat]].moves += 1
-
-        seat_names = [names[idx] for idx in lineup]
-        total_steps += play_game(game, seat_agents, seat_names, f"game {g}", on_move=timed)
-        returns = [float(r) for r in game.returns()]
-        _score_game(returns, lineup, stats, pair_wins, pair_games)
-        outcomes.append(returns)
-        seating.append(list(lineup))
-        if progress is not None:
-            progress(g + 1, games)
+    for game in played:
+        for idx, (seconds, moves) in enumerate(zip(game.seconds, game.moves, strict=True)):
+            stats[idx].seconds += seconds
+            stats[idx].moves += moves
+        total_steps += game.steps
+        _score_game(game.returns, game.lineup, stats, pair_wins, pair_games)
+        outcomes.append(game.returns)
+        seating.append(list(game.lineup))
     elo = None
     if k >= 3:
         w = pair_wins + PRIOR_DRAWS / 2 * (1 - np.eye(k))
@@ -370,6 +353,109 @@ def run_arena(
         outcomes=outcomes,
         seating=seating,
     )
+
+
+@dataclass
+class PlayedGame:
+    """One arena game: the seats' returns, who sat where, its length and each agent's clock."""
+
+    returns: list[float]
+    lineup: tuple[int, ...]
+    steps: int
+    seconds: list[float]  # per agent index
+    moves: list[int]  # per agent index
+
+
+def _play_games(
+    env_name: str,
+    env_kwargs: dict[str, Any],
+    agents: list[str | Agent],
+    game_ids: Sequence[int],
+    seed: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[PlayedGame]:
+    """Play the arena games ``game_ids`` (each dealt and seeded from its own id) in order."""
+    env = make(env_name, **env_kwargs)
+    game_class, params = env.game_class, env.params
+    n = env.game_spec.num_players
+    names = _names(agents)
+    cycle = lineups(len(agents), n)
+    instances: dict[tuple[int, int], Agent] = {}  # (agent index, copy) -> agent
+
+    def agent_for(idx: int, copy: int) -> Agent:
+        a = agents[idx]
+        if not isinstance(a, str):
+            return a
+        key = (idx, copy)
+        if key not in instances:
+            instances[key] = make_agent(a, env_name, seed=None)
+        return instances[key]
+
+    played = []
+    for done, g in enumerate(game_ids, 1):
+        deal_seed, agent_seeds = game_seeds(seed, g, n)
+        lineup = cycle[g % len(cycle)]
+        seat_agents = []
+        copies: dict[int, int] = {}
+        for seat, idx in enumerate(lineup):
+            copy = copies.get(idx, 0)
+            copies[idx] = copy + 1
+            agent = agent_for(idx, copy)
+            agent.reset(agent_seeds[seat])
+            seat_agents.append(agent)
+        game = game_class(params, deal_seed)
+        seconds = [0.0] * len(agents)
+        moves = [0] * len(agents)
+
+        def timed(
+            seat: int,
+            spent: float,
+            lineup: tuple[int, ...] = lineup,
+            seconds: list[float] = seconds,
+            moves: list[int] = moves,
+        ) -> None:
+            seconds[lineup[seat]] += spent
+            moves[lineup[seat]] += 1
+
+        seat_names = [names[idx] for idx in lineup]
+        steps = play_game(game, seat_agents, seat_names, f"game {g}", on_move=timed)
+        returns = [float(r) for r in game.returns()]
+        played.append(PlayedGame(returns, lineup, steps, seconds, moves))
+        if progress is not None:
+            progress(done, len(game_ids))
+    return played
+
+
+def _play_on_ray(
+    env_name: str,
+    env_kwargs: dict[str, Any],
+    agents: list[str | Agent],
+    games: int,
+    seed: int,
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+) -> list[PlayedGame]:
+    """Play the games in ``workers`` Ray tasks (interleaved game ids); return them in order."""
+    try:
+        import ray
+    except ImportError as err:
+        raise ValueError(
+            f"ray_workers needs ray (pip install 'tabletop_envs[rllib]'): {err}"
+        ) from None
+    if not ray.is_initialized():
+        ray.init(include_dashboard=False)
+    task = ray.remote(_play_games)
+    chunks = [list(range(w, games, workers)) for w in range(min(workers, games))]
+    pending = {task.remote(env_name, env_kwargs, agents, ids, seed): ids for ids in chunks}
+    by_id: dict[int, PlayedGame] = {}
+    while pending:
+        ready, _ = ray.wait(list(pending))
+        for ref in ready:
+            ids = pending.pop(ref)
+            by_id.update(zip(ids, ray.get(ref), strict=True))
+            if progress is not None:
+                progress(len(by_id), games)
+    return [by_id[g] for g in range(games)]
 
 
 def _score_game(
@@ -414,6 +500,7 @@ def _score_game(
 __all__ = [
     "AgentStats",
     "ArenaResult",
+    "PlayedGame",
     "bradley_terry",
     "game_seeds",
     "lineups",

@@ -25,6 +25,7 @@ import numpy as np
 from tabletop_envs.games.iris import IrisState
 from tabletop_envs.games.iris import image as iris_image
 from tabletop_envs.games.irk import image as irk_image
+from tabletop_envs.games.irk.deck import STANDARD_DECK
 from tabletop_envs.games.irk.placement import why_illegal
 from tabletop_envs.games.irk.rules import IrkState
 from tabletop_envs.games.isis_osiris import image as isis_image
@@ -37,15 +38,8 @@ OUTLINE: Color = (20, 20, 20)
 DOT: Color = (30, 30, 30)
 GAP = 16
 
-#: The standard Irk deck of the rules page (top / middle / bottom; ids 0-29 column by column).
-IRK_DECK = (
-    *("G3 . .", "R3 . .", "Y3 . .", ". P3 .", ". B3 ."),
-    *(". G3 .", ". R3 .", ". Y3 .", ". . P3", ". . B3"),
-    *("G2 R1 .", "R2 Y1 .", "Y2 P1 .", "P2 B1 .", "G1 B2 ."),
-    *("R1 G2 .", "Y1 R2 .", "Y2 . P1", "B1 . P2", ". G1 B2"),
-    *("G1 Y* P1", "B1 P* G1", "Y1 B* R1", "P1 G* Y1", "B1 R* G1"),
-    *("G1 P* R1", "R1 B* Y1", "Y1 G* B1", "P1 R* B1", "R1 Y* P1"),
-)
+#: The standard Irk deck, the one the rules page shows (ids 0-29 column by column).
+IRK_DECK = STANDARD_DECK
 
 
 # ---- image plumbing ---------------------------------------------------------------------------
@@ -209,28 +203,18 @@ def isis_scoring() -> np.ndarray:
 
 
 # ---- Irk --------------------------------------------------------------------------------------
-def _irk_crop(img: np.ndarray, rows: range, cols: range) -> np.ndarray:
-    cell, margin = irk_image.CELL, irk_image.MARGIN
-    return img[
-        margin + rows.start * cell : margin + rows.stop * cell,
-        margin + cols.start * cell : margin + cols.stop * cell,
-    ]
-
-
-IRK_ROWS, IRK_COLS = range(11, 20), range(10, 21)
-
-
-def _frame_cells(img: np.ndarray, cells: Sequence[int], size: int) -> None:
-    """Outline the tile lying on table ``cells`` (indices ``row * size + col``)."""
-    cell, margin = irk_image.CELL, irk_image.MARGIN
+def _frame_cells(img: np.ndarray, state: IrkState, cells: Sequence[int]) -> None:
+    """Outline the tile lying on table ``cells`` (indices ``row * size + col``) of ``img``."""
+    cell, left = irk_image.CELL, irk_image.MARGIN + irk_image.LABEL_ROOM
+    r0, c0, _, _ = irk_image.window(state)
+    size = state.params.table_size
     rows, cols = zip(*(divmod(int(c), size) for c in cells), strict=True)
-    x0, y0 = margin + min(cols) * cell, margin + min(rows) * cell
     frame(
         img,
-        x0 - 1,
-        y0 - 1,
-        margin + (max(cols) + 1) * cell + 1,
-        margin + (max(rows) + 1) * cell + 1,
+        left + (min(cols) - c0) * cell - 1,
+        left + (min(rows) - r0) * cell - 1,
+        left + (max(cols) + 1 - c0) * cell + 1,
+        left + (max(rows) + 1 - r0) * cell + 1,
     )
 
 
@@ -239,8 +223,8 @@ def irk_opening() -> np.ndarray:
     state = IrkState.new(seed=2, deck=IRK_DECK)
     img = irk_image.draw(state)
     for _, _, placement in state.placements:  # the opening: [seat -1, tile, placement]
-        _frame_cells(img, state.tables.cells[placement], state.params.table_size)
-    return enlarge(_irk_crop(img, IRK_ROWS, IRK_COLS), 2)
+        _frame_cells(img, state, state.tables.cells[placement])
+    return img
 
 
 def irk_place_state() -> IrkState:
@@ -261,7 +245,6 @@ IRK_PLACEMENTS = (
     ((15, 14, 0), "the starred flower Y* at (15, 14) may only be covered by a starred flower"),
     ((15, 17, 2), "makes 2 mismatches; at most one is allowed"),
 )
-IRK_PLACE_ROWS, IRK_PLACE_COLS = range(12, 20), range(11, 21)
 
 
 def irk_placements() -> np.ndarray:
@@ -278,9 +261,8 @@ def irk_placements() -> np.ndarray:
         shown = state.clone()
         shown._put(tile, placement)  # draw the placement even where the rules reject it
         img = irk_image.draw(shown)
-        _frame_cells(img, state.tables.cells[placement], size)
+        _frame_cells(img, shown, state.tables.cells[placement])
         panels.append(img)
-    panels = [enlarge(_irk_crop(p, IRK_PLACE_ROWS, IRK_PLACE_COLS), 2) for p in panels]
     return stacked([side_by_side(panels[:3]), side_by_side(panels[3:])])
 
 
@@ -316,12 +298,7 @@ def irk_scoring() -> np.ndarray:
     assert state.is_terminal
     result = state.score()
     assert {k: result[k] for k in IRK_RESULT} == IRK_RESULT, result
-    size = state.params.table_size
-    occupied = state.height.reshape(size, size) > 0
-    rows, cols = np.flatnonzero(occupied.any(axis=1)), np.flatnonzero(occupied.any(axis=0))
-    img = irk_image.draw(state)
-    crop = _irk_crop(img, range(rows[0] - 1, rows[-1] + 2), range(cols[0] - 1, cols[-1] + 2))
-    return enlarge(crop, 2)
+    return irk_image.draw(state)
 
 
 FIGURES: dict[str, Callable[[], np.ndarray]] = {

@@ -189,8 +189,7 @@ def _isis_osiris(game: GameState, text: str) -> int | None:
     match = _SQUARE.fullmatch(low)
     if not match:
         return None
-    from tabletop_envs.games.isis_osiris.rules import PLACE
-    from tabletop_envs.games.isis_osiris.tables import TILE_BASE, coord_to_square
+    from tabletop_envs.games.isis_osiris.tables import PLACE, TILE_BASE, coord_to_square
 
     kind, col, row = match.groups()
     square = coord_to_square(int(row) - 1, "abcdef".index(col))

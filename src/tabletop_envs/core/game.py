@@ -75,7 +75,7 @@ class GameState(ABC):
                 f"got {type(params).__name__}"
             )
         if seed is None:  # fresh entropy, but a known seed: the game stays replayable
-            seed = int(np.random.SeedSequence().entropy)
+            seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]  # an int here
         self.params = params
         self.rng = make_rng(seed)
         self._start_log(seed)
@@ -337,15 +337,17 @@ class GameState(ABC):
             "log": (self.seed, self.actions.copy()),
         }
 
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        data = check_keys(data, ("params", "rng", "state"), "pickle", optional=("log",))
-        params = data["params"]
+    def __setstate__(self, raw: dict[str, Any]) -> None:
+        data = check_keys(raw, ("params", "rng", "state"), "pickle", optional=("log",))
+        params: Any = data["params"]
         if type(params) is not self.params_class:
             raise InvalidStateError(
                 "params", f"must be {self.params_class.__name__}, got {type(params).__name__}"
             )
         try:  # an unpickled dataclass skipped its checks: run them again
-            params = self.params_class(**{f.name: getattr(params, f.name) for f in _fields(params)})
+            params = self.params_class(
+                **{f.name: getattr(params, f.name) for f in _fields(self.params_class)}
+            )
         except (TypeError, ValueError) as err:
             raise InvalidStateError("params", str(err)) from None
         log = data.get("log")  # pickles made before the log have none

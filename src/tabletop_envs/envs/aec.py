@@ -61,7 +61,7 @@ class _BeforeReset:
         raise ResetNeededError(self._message)
 
     __iter__ = __len__ = __bool__ = __getitem__ = __contains__ = __hash__ = _refuse
-    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __index__ = _refuse  # type: ignore[assignment]
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __index__ = _refuse
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):  # copy / pickle probes, unset slots

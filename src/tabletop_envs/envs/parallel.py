@@ -54,11 +54,11 @@ class TabletopParallelEnv(ParallelEnv):
         self._acting: tuple[int, ...] = ()
 
     # ---- spaces -------------------------------------------------------------------------
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """Return the observation space of ``agent`` (the same for every agent)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """Return the action space of ``agent`` (the same for every agent)."""
         return self.action_spaces[agent]
 
@@ -69,7 +69,7 @@ class TabletopParallelEnv(ParallelEnv):
 
     # ---- PettingZoo API -----------------------------------------------------------------
     def reset(
-        self, seed: int | None = None, options: dict | None = None
+        self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
         """Start a new game (the AEC env's game for the same seed); return observations, infos."""
         self._aec.reset(seed=seed, options=options)
@@ -81,7 +81,7 @@ class TabletopParallelEnv(ParallelEnv):
         return self._start()
 
     def _start(self) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
-        game = self._aec.game
+        game = self._aec._game()
         self._acting = game.acting_seats()
         self.agents = [] if game.is_terminal else self.possible_agents[:]
         infos = {a: game.result_info() if game.is_terminal else {} for a in self.possible_agents}
@@ -151,11 +151,11 @@ class TabletopParallelEnv(ParallelEnv):
             return {}
         errors: dict[int, IllegalActionError] = {}
         for seat, action in moves:  # check every choice before applying any
-            err = _check_choice(game, seat, action)
-            if err is not None:
+            refused = _check_choice(game, seat, action)
+            if refused is not None:
                 if self.illegal_action == "raise":
-                    raise err
-                errors[seat] = err
+                    raise refused
+                errors[seat] = refused
         if errors:
             return errors
         for seat, action in moves:
@@ -168,7 +168,7 @@ class TabletopParallelEnv(ParallelEnv):
         return {}
 
     def _observations(self, agents: list[str]) -> dict[str, Obs]:
-        game = self._aec.game
+        game = self._aec._game()
         acting = self._acting
         out = {}
         for agent in agents:

@@ -9,9 +9,10 @@ it as SVG text (``render_mode="svg"``), so the two pictures show the same thing.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html import escape
+from typing import Any
 
 import numpy as np
 
@@ -112,23 +113,26 @@ def to_rgb(drawing: Drawing) -> np.ndarray:
 
 def _rect(img: np.ndarray, s: Rect) -> None:
     d = s.width / 2 if s.stroke is not None else 0.0
-    if d:
+    if d and s.stroke is not None:
         fill_rect(img, s.x - d, s.y - d, s.x + s.w + d, s.y + s.h + d, s.stroke)
-    fill_rect(img, s.x + d, s.y + d, s.x + s.w - d, s.y + s.h - d, s.fill)
+    if s.fill is not None:  # None: an outline only
+        fill_rect(img, s.x + d, s.y + d, s.x + s.w - d, s.y + s.h - d, s.fill)
 
 
 def _circle(img: np.ndarray, s: Circle) -> None:
     d = s.width / 2 if s.stroke is not None else 0.0
-    if d:
+    if d and s.stroke is not None:
         fill_circle(img, s.cx, s.cy, s.r + d, s.stroke)
-    fill_circle(img, s.cx, s.cy, s.r - d, s.fill)
+    if s.fill is not None:
+        fill_circle(img, s.cx, s.cy, s.r - d, s.fill)
 
 
 def _polygon(img: np.ndarray, s: Polygon) -> None:
     d = s.width / 2 if s.stroke is not None else 0.0
-    if d:
+    if d and s.stroke is not None:
         fill_polygon(img, _offset(s.points, d), s.stroke)
-    fill_polygon(img, _offset(s.points, -d) if d else s.points, s.fill)
+    if s.fill is not None:
+        fill_polygon(img, _offset(s.points, -d) if d else s.points, s.fill)
 
 
 def _offset(points: Sequence[tuple[float, float]], d: float) -> list[tuple[float, float]]:
@@ -170,7 +174,12 @@ def _text(img: np.ndarray, s: Text) -> None:
         img[ya:yb, xa:xb][ink[ya - y0 : yb - y0, xa - x0 : xb - x0]] = s.fill
 
 
-_RASTER = {Rect: _rect, Circle: _circle, Polygon: _polygon, Text: _text}
+_RASTER: dict[type, Callable[[np.ndarray, Any], None]] = {
+    Rect: _rect,
+    Circle: _circle,
+    Polygon: _polygon,
+    Text: _text,
+}
 
 
 # ---- SVG ----------------------------------------------------------------------------------
@@ -229,7 +238,12 @@ def _svg_text(s: Text) -> str:
     )
 
 
-_SVG = {Rect: _svg_rect, Circle: _svg_circle, Polygon: _svg_polygon, Text: _svg_text}
+_SVG: dict[type, Callable[[Any], str]] = {
+    Rect: _svg_rect,
+    Circle: _svg_circle,
+    Polygon: _svg_polygon,
+    Text: _svg_text,
+}
 
 
 __all__ = ["ANCHORS", "Circle", "Drawing", "Polygon", "Rect", "Text", "hexagon", "to_rgb", "to_svg"]

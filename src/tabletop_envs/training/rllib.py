@@ -66,7 +66,7 @@ class MaskedObservations(BaseWrapper):
             }
         )
 
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """Return the Dict space ``{"observations", "action_mask"}`` (the same for every agent)."""
         return self._space
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tabletop_envs.games.iris.rules import FIRST, IrisState
+from tabletop_envs.games.iris.rules import IrisState
+from tabletop_envs.games.iris.tables import FIRST
 
 DENIAL = 0.5  # weight of the opponent's gain on the same cells
 TOUCH = 0.3  # bonus per own scoring group a stone touches (builds towards a join)

@@ -20,10 +20,11 @@ from collections import Counter
 
 import numpy as np
 
-from tabletop_envs.games.isis_osiris.rules import PLACE, IsisOsirisState
+from tabletop_envs.games.isis_osiris.rules import IsisOsirisState
 from tabletop_envs.games.isis_osiris.tables import (
     NEIGHBORS,
     NUM_SQUARES,
+    PLACE,
     REVEAL,
     TILE_BASE,
     all_tiles,

@@ -15,7 +15,8 @@ import math
 
 import numpy as np
 
-from tabletop_envs.games.iris.rules import OVER, PLAYER_NAMES, SECOND_OPPOSITE, IrisState
+from tabletop_envs.games.iris.rules import PLAYER_NAMES, IrisState
+from tabletop_envs.games.iris.tables import OVER, SECOND_OPPOSITE
 from tabletop_envs.render.draw import Circle, Drawing, Polygon, Text, hexagon, to_rgb
 from tabletop_envs.render.raster import Color
 
@@ -98,8 +99,8 @@ def drawing(state: IrisState, seat: int | None = None) -> Drawing:
         x, y = cell_center(n, *t.board.coord(t.opposite[state.pending]))
         out.add(Circle(x, y, 0.25 * CELL_RADIUS, HIGHLIGHT))
     if not state.is_terminal:
-        r = 0.4 * CELL_RADIUS
-        out.add(_stone(MARGIN + r, MARGIN + r, r, state.current_player))
+        radius = 0.4 * CELL_RADIUS
+        out.add(_stone(MARGIN + radius, MARGIN + radius, radius, state.current_player))
     out.add(Text(MARGIN, height - MARGIN - 5, _status(state), 10, TEXT, "start"))
     return out
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from tabletop_envs.games.irk.deck import COLOR_LETTERS, GRAY, SQUARE_COLOR, SQUARE_LABEL
-from tabletop_envs.games.irk.rules import NUM_ROUNDS, OVER, PHASE_NAMES, PLACE, IrkState
+from tabletop_envs.games.irk.observation import NUM_ROUNDS
+from tabletop_envs.games.irk.rules import OVER, PHASE_NAMES, PLACE, IrkState
 from tabletop_envs.render.draw import Drawing, Polygon, Rect, Text, to_rgb
 from tabletop_envs.render.raster import Color
 

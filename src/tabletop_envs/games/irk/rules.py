@@ -173,7 +173,7 @@ class IrkState(PhasedGameState):
         self._contact = np.zeros(self.tables.num_placements, dtype=bool)
         self._contact_ids: np.ndarray | None = None
         # the observation's seat-independent sections live in one buffer, copied out per call
-        self._obs_base = np.zeros(self.layout.size, dtype=self._spec.observation_dtype)
+        self._obs_base: np.ndarray = np.zeros(self.layout.size, dtype=self._spec.observation_dtype)
         self._views()
         for _seat, tile, placement in self.placements:
             self._put(tile, placement)

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from tabletop_envs.games.isis_osiris.observation import shows_value
-from tabletop_envs.games.isis_osiris.rules import PLACE, STONE_LETTERS, IsisOsirisState
-from tabletop_envs.games.isis_osiris.tables import COLS, ROWS
+from tabletop_envs.games.isis_osiris.rules import STONE_LETTERS, IsisOsirisState
+from tabletop_envs.games.isis_osiris.tables import COLS, PLACE, ROWS
 from tabletop_envs.render.draw import Circle, Drawing, Polygon, Rect, Text, to_rgb
 from tabletop_envs.render.raster import Color
 

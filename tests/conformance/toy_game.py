@@ -165,9 +165,12 @@ class SharedClone(ToyState):
 class JsonForgetsMover(ToyState):
     """The JSON state does not restore whose turn it is."""
 
-    def _load_state_dict(self, data: dict[str, Any]) -> None:
-        super()._load_state_dict(data)
-        self.to_move = 0
+    @classmethod
+    def from_json(cls, text: str | bytes) -> JsonForgetsMover:
+        """Load the state, then lose whose turn it is (after the loader's own checks)."""
+        state = super().from_json(text)
+        state.to_move = 0
+        return state
 
 
 class EarlyReward(ToyState):

@@ -131,7 +131,7 @@ class TabletopEnv(AECEnv):
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {
+        self.action_spaces: dict[str, gymnasium.spaces.Space[Any]] = {
             a: gymnasium.spaces.Discrete(spec.num_actions) for a in self.possible_agents
         }
         self._zero_mask = np.zeros(spec.num_actions, dtype=np.int8)

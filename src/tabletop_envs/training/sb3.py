@@ -163,7 +163,7 @@ class OpponentPool:
 OpponentSpec = Agent | str | OpponentPool | Sequence[Agent | str] | None
 
 
-class SingleAgentEnv(gymnasium.Env):
+class SingleAgentEnv(gymnasium.Env[Any, Any]):
     """One learning seat of a registered env; the other seats are played by opponents inside.
 
     - ``env_name`` / ``env_kwargs``: as :func:`tabletop_envs.make` (game parameters).
@@ -238,7 +238,7 @@ class SingleAgentEnv(gymnasium.Env):
             shape=(int(np.prod(self.planes_shape)),) if self.flatten else self.planes_shape,
             dtype=np.float32,
         )
-        self.action_space: gymnasium.spaces.Discrete = gymnasium.spaces.Discrete(spec.num_actions)
+        self.action_space = gymnasium.spaces.Discrete(spec.num_actions)
         self.learner_seat = 0
         self._episodes = 0
         self._seat_opponents: dict[int, Agent] = {}
@@ -349,11 +349,11 @@ class SingleAgentEnv(gymnasium.Env):
         """Return the learner's legal actions as booleans (all False once the game is over)."""
         game = self.aec.game
         if self._done or game.current_player != self.learner_seat:
-            return np.zeros(self.action_space.n, dtype=bool)
+            return np.zeros(game.spec.num_actions, dtype=bool)
         return game.legal_mask().astype(bool)
 
-    def render(self) -> str | np.ndarray | None:
-        """Render the position with the wrapped env's ``render_mode``."""
+    def render(self) -> Any:
+        """Render the position with the wrapped env's ``render_mode`` (text, array or SVG)."""
         return self.aec.render()
 
     @property

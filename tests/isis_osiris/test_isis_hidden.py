@@ -162,6 +162,7 @@ def shuffle_board_values(
     sizes = [len(s) for s in other.stacks]
     other.stacks = [[pool.pop() for _ in range(k)] for k in sizes]
     other.unused = pool
+    other.seed = None  # a redrawn position: no deal and actions lead to it
     return type(game).from_json(other.to_json())  # rebuild every cache
 
 

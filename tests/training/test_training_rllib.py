@@ -190,7 +190,8 @@ def test_per_seat_policies_with_a_league(local_ray, tmp_path: Path) -> None:
         league_size=2,
         snapshot_every=1,
         seed=0,
-        **TINY,
+        # every seat's module needs a whole minibatch of its own samples to be updated
+        **{**TINY, "train_batch_size": 384, "minibatch_size": 32},
     )
     algo = config.build_algo()
     try:

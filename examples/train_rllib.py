@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -28,6 +27,7 @@ from tabletop_envs.training.rllib import (
     DEFAULT_HIDDEN,
     POLICY_MODES,
     RLlibAgent,
+    init_ray,
     self_play_config,
     train_iterations,
 )
@@ -67,7 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-games", type=int, default=100, help="arena games per opponent")
     p.add_argument("--eval-opponents", nargs="*", default=["random", "greedy"])
     p.add_argument(
-        "--deterministic", action="store_true", help="evaluate the most likely legal action"
+        "--sample", action="store_true", help="evaluate sampled moves (default: the most likely)"
+    )
+    p.add_argument(
+        "--deterministic", action="store_true", help="evaluate the most likely move (the default)"
     )
     p.add_argument("--eval-ray", action="store_true", help="spread the arena over Ray workers")
     return p
@@ -77,7 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     """Train, checkpoint and evaluate as the command line says; return the exit code."""
     import ray
 
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.sample and args.deterministic:
+        parser.error("--sample and --deterministic exclude each other")
     if args.torch_threads:
         import torch
 
@@ -85,11 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     env_kwargs = dict(args.param or [])
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    address = args.address or os.environ.get("RAY_ADDRESS") or "local"
-    init_kwargs: dict = {"address": address, "include_dashboard": False}
-    if address == "local" and args.num_cpus:
-        init_kwargs["num_cpus"] = args.num_cpus
-    ray.init(**init_kwargs)
+    init_ray(args.address, num_cpus=args.num_cpus)
     try:
         config = self_play_config(
             args.env,
@@ -149,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
             "checkpoint": str(checkpoint),
             "evaluation": [],
         }
-        agent = RLlibAgent.load(checkpoint, deterministic=args.deterministic)
+        agent = RLlibAgent.load(checkpoint, deterministic=not args.sample)
         for opponent in args.eval_opponents:
             arena = run_arena(
                 args.env,

@@ -9,6 +9,7 @@ from tabletop_envs.core.errors import (
     IllegalActionError,
     InvalidParameterError,
     InvalidStateError,
+    ResetNeededError,
 )
 from tabletop_envs.envs.gym_ids import register_gym_ids
 from tabletop_envs.envs.registry import make, make_parallel, registered_envs
@@ -21,6 +22,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidParameterError",
     "InvalidStateError",
+    "ResetNeededError",
     "__version__",
     "make",
     "make_parallel",

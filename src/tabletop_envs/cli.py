@@ -356,7 +356,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.ray < 0:
         raise ValueError(f"--ray needs a number of workers >= 1, got {args.ray}")
     if args.ray:
-        _init_ray(args.address)
+        from tabletop_envs.training.rllib import init_ray
+
+        init_ray(args.address, log_to_driver=False)
     try:
         result = run_arena(
             args.env,
@@ -442,21 +444,6 @@ def _show(record: Any, args: argparse.Namespace, stdin: TextIO | None = None) ->
         print(f"wrote {len(paths)} SVG frames into {args.svg}")
     print(result_line(record))
     return 0
-
-
-def _init_ray(address: str | None) -> None:
-    """Join the Ray cluster at ``address`` (or ``RAY_ADDRESS``), else start a local instance."""
-    import os
-
-    try:
-        import ray
-    except ImportError as err:
-        raise ValueError(f"--ray needs ray: pip install 'tabletop_envs[rllib]' ({err})") from None
-    ray.init(
-        address=address or os.environ.get("RAY_ADDRESS") or "local",
-        include_dashboard=False,
-        log_to_driver=False,
-    )
 
 
 # ---- bench / train ----------------------------------------------------------------------------

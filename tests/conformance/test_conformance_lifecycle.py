@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tabletop_envs import ResetNeededError
 from tabletop_envs.core.errors import InvalidParameterError
-from tabletop_envs.envs.aec import ResetNeededError
 from tabletop_envs.envs.registry import make
 from tests.conformance.cases import CASES, ENVS
 

@@ -154,6 +154,9 @@ def test_self_play_training_round_trip(name: str, local_ray, tmp_path: Path) -> 
     # the checkpoint as an agent: the same module weights, legal moves in the arena
     agent = make_agent(f"rllib:{tmp_path / 'ck'}", name, seed=0)
     assert isinstance(agent, RLlibAgent)
+    assert agent.deterministic  # the most likely action, as the sb3 agent plays by default
+    sampling = make_agent(f"rllib:{tmp_path / 'ck'},sample", name, seed=0)
+    assert isinstance(sampling, RLlibAgent) and not sampling.deterministic
     loaded = agent.modules["main"].get_state()
     for key, value in weights.items():
         np.testing.assert_array_equal(np.asarray(loaded[key]), np.asarray(value))
@@ -246,8 +249,20 @@ def test_rllib_agent_spec_errors(tmp_path: Path) -> None:
         make_agent("rllib:", "iris_v0")
     with pytest.raises(ValueError, match="rllib:CHECKPOINT"):
         make_agent(f"rllib:{tmp_path},greedy", "iris_v0")
+    with pytest.raises(ValueError, match="rllib:CHECKPOINT,sample"):
+        make_agent(f"rllib:{tmp_path},sample,sample", "iris_v0")
     with pytest.raises(ValueError, match="not an RLlib algorithm checkpoint"):
         make_agent(f"rllib:{tmp_path}", "iris_v0")
+
+
+def test_init_ray_keeps_a_running_instance(local_ray) -> None:
+    import ray
+
+    from tabletop_envs.training.rllib import init_ray
+
+    before = ray.get_runtime_context().get_node_id()
+    init_ray("ray://nowhere:1")  # already initialized: the address is not even looked at
+    assert ray.is_initialized() and ray.get_runtime_context().get_node_id() == before
 
 
 def test_distributed_arena_equals_local(local_ray) -> None:

@@ -12,9 +12,9 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
   evaluations do (``sb3:PATH,sample`` samples from the policy instead); ``threads=N`` sets torch's
   intra-op threads (default 1, the fastest for these small networks; 0: torch's default), e.g.
   ``sb3:model.zip,sample,threads=2``; needs the ``train`` extra;
-- ``rllib`` — an RLlib self-play checkpoint: ``rllib:PATH`` (``rllib:PATH,deterministic``);
-  needs the ``rllib`` extra (built by ``tabletop_envs.training.rllib:make_rllib_agent``,
-  imported only when such an agent is made).
+- ``rllib`` — an RLlib self-play checkpoint: ``rllib:PATH`` plays the most likely action
+  (``rllib:PATH,sample`` samples from the policy); needs the ``rllib`` extra (built by
+  ``tabletop_envs.training.rllib:make_rllib_agent``, imported only when such an agent is made).
 
 :func:`register_agent` plugs in more names.
 """

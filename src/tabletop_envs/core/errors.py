@@ -32,3 +32,7 @@ class InvalidStateError(ValueError):
         self.field = field
         self.problem = problem
         super().__init__(f"invalid saved state: {field}: {problem}")
+
+
+class ResetNeededError(RuntimeError):
+    """An env used before its first ``reset()``; the message names the env and says to reset it."""

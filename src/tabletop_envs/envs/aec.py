@@ -18,6 +18,7 @@ from tabletop_envs.core.errors import (
     IllegalActionError,
     InvalidParameterError,
     InvalidStateError,
+    ResetNeededError,
 )
 from tabletop_envs.core.game import TERMINAL, GameState
 from tabletop_envs.core.params import check_choice
@@ -38,10 +39,6 @@ BEFORE_RESET_FIELDS = (
     "truncations",
     "infos",
 )
-
-
-class ResetNeededError(RuntimeError):
-    """The env was used before its first ``reset()``."""
 
 
 class _BeforeReset:

@@ -436,14 +436,11 @@ def _play_on_ray(
     progress: Callable[[int, int], None] | None,
 ) -> list[PlayedGame]:
     """Play the games in ``workers`` Ray tasks (interleaved game ids); return them in order."""
-    try:
-        import ray
-    except ImportError as err:
-        raise ValueError(
-            f"ray_workers needs ray (pip install 'tabletop_envs[rllib]'): {err}"
-        ) from None
-    if not ray.is_initialized():
-        ray.init(include_dashboard=False)
+    from tabletop_envs.training.rllib import init_ray
+
+    init_ray()  # joins RAY_ADDRESS or starts a local Ray, unless this process has one
+    import ray
+
     task = ray.remote(_play_games)
     chunks = [list(range(w, games, workers)) for w in range(min(workers, games))]
     pending = {task.remote(env_name, env_kwargs, agents, ids, seed): ids for ids in chunks}

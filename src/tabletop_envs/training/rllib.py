@@ -45,6 +45,31 @@ POLICY_MODES = ("shared", "per_seat")
 DEFAULT_HIDDEN = (256, 256)
 
 
+# ---- Ray ---------------------------------------------------------------------------------
+def init_ray(
+    address: str | None = None, *, num_cpus: int | None = None, log_to_driver: bool = True
+) -> None:
+    """Join the Ray cluster at ``address`` (else ``RAY_ADDRESS``), or start a local instance.
+
+    The one place the library starts Ray (training, the arena's ``--ray`` workers, the CLI).
+    Does nothing if Ray is already initialized in this process. ``num_cpus`` caps a *local*
+    instance (a cluster has its own resources); ValueError if ray is not installed.
+    """
+    import os
+
+    try:
+        import ray
+    except ImportError as err:
+        raise ValueError(f"this needs ray: pip install 'tabletop_envs[rllib]' ({err})") from None
+    if ray.is_initialized():
+        return
+    address = address or os.environ.get("RAY_ADDRESS") or "local"
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": log_to_driver}
+    if address == "local" and num_cpus:
+        kwargs["num_cpus"] = num_cpus
+    ray.init(address=address, **kwargs)
+
+
 # ---- the env -------------------------------------------------------------------------------
 class MaskedObservations(BaseWrapper):
     """Observations in the layout of RLlib's masking module: flat float32 plus a 0/1 mask."""
@@ -352,9 +377,9 @@ def module_dir(checkpoint: str | Path) -> Path:
 class RLlibAgent(Agent):
     """An agent playing a checkpoint's masked PPO module (``"main"``, or ``"seat_<i>"`` per seat).
 
-    It sees what the module saw in training (:func:`masked_observation`) and samples from the
-    masked logits with its own seeded Generator (``deterministic=True``: the most likely legal
-    action), so an arena game is reproducible for a seed in any process.
+    It sees what the module saw in training (:func:`masked_observation`) and plays the most
+    likely legal action (``deterministic=False``: samples from the masked logits with its own
+    seeded Generator), so an arena game is reproducible for a seed in any process.
     """
 
     name = "rllib"
@@ -363,7 +388,7 @@ class RLlibAgent(Agent):
         self,
         modules: dict[str, Any],
         *,
-        deterministic: bool = False,
+        deterministic: bool = True,
         seed: int | None = None,
         name: str = "rllib",
     ) -> None:
@@ -376,7 +401,7 @@ class RLlibAgent(Agent):
 
     @classmethod
     def load(
-        cls, checkpoint: str | Path, *, deterministic: bool = False, seed: int | None = None
+        cls, checkpoint: str | Path, *, deterministic: bool = True, seed: int | None = None
     ) -> RLlibAgent:
         """Load the learner modules (not the league's snapshots) of an algorithm checkpoint."""
         from ray.rllib.core.rl_module.rl_module import RLModule
@@ -422,15 +447,21 @@ class RLlibAgent(Agent):
 
 
 def make_rllib_agent(args: str, env_name: str, seed: int | None) -> RLlibAgent:
-    """Agent factory for ``rllib:CHECKPOINT[,deterministic]`` (registered by the agent registry)."""
-    path, _, flag = args.partition(",")
-    if not path or flag not in ("", "deterministic"):
+    """Agent factory for ``rllib:CHECKPOINT[,sample]`` (registered by the agent registry).
+
+    The most likely legal action by default, as the SB3 agent and training's evaluations play;
+    ``,sample`` samples from the masked logits (``,deterministic`` is accepted, the default).
+    """
+    path, *options = args.split(",")
+    flags = [o.strip() for o in options]
+    if not path or len(flags) > 1 or any(f not in ("sample", "deterministic") for f in flags):
         raise ValueError(
-            f"use rllib:CHECKPOINT or rllib:CHECKPOINT,deterministic (an RLlib algorithm "
-            f"checkpoint folder), got rllib:{args}"
+            f"use rllib:CHECKPOINT or rllib:CHECKPOINT,sample (an RLlib algorithm checkpoint "
+            f"folder; 'sample' samples moves instead of playing the most likely one), "
+            f"got rllib:{args}"
         )
     try:
-        return RLlibAgent.load(path, deterministic=flag == "deterministic", seed=seed)
+        return RLlibAgent.load(path, deterministic=flags != ["sample"], seed=seed)
     except ImportError as err:
         raise ValueError(
             f"rllib agents need ray[rllib] (pip install 'tabletop_envs[rllib]'): {err}"

@@ -8,8 +8,11 @@ Without ``--address`` (or ``RAY_ADDRESS``) it starts a local Ray instance; with 
 cluster unchanged. Writes ``checkpoint/`` (an RLlib algorithm checkpoint: pass it to
 ``--resume``, or to the arena as ``rllib:PATH/checkpoint``), ``train_log.jsonl`` (one line per
 iteration: env steps, steps/s, seconds) and ``results.json`` (the config and the final arena
-evaluation: seats alternated, win rates with 95% intervals) into ``--out``. Needs the ``rllib``
-extra: ``pip install torch==2.13.0`` then ``pip install -e ".[rllib]"``.
+evaluation: seats alternated, win rates with 95% intervals) into ``--out``. With
+``--select-against SPEC`` it scores the learners against that agent every ``--select-every``
+iterations (the same deals each time, other deals than the final evaluation's), keeps the
+best-scored checkpoint as ``best/`` and evaluates that one. Needs the ``rllib`` extra:
+``pip install torch==2.13.0`` then ``pip install -e ".[rllib]"``.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from tabletop_envs.training.rllib import (
     DEFAULT_HIDDEN,
     POLICY_MODES,
     RLlibAgent,
+    arena_yardstick,
     init_ray,
     self_play_config,
     train_iterations,
@@ -73,6 +77,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--deterministic", action="store_true", help="evaluate the most likely move (the default)"
     )
     p.add_argument("--eval-ray", action="store_true", help="spread the arena over Ray workers")
+    p.add_argument(
+        "--select-against",
+        metavar="SPEC",
+        help="checkpoint selection: score the learners against this agent every --select-every "
+        "iterations (same deals each time, not the evaluation's) and evaluate the best-scored "
+        "checkpoint, saved as best/ (default: no selection, evaluate the last)",
+    )
+    p.add_argument("--select-every", type=int, default=10, help="iterations (default 10)")
+    p.add_argument("--select-games", type=int, default=100, help="games per score (default 100)")
     return p
 
 
@@ -122,13 +135,25 @@ def main(argv: list[str] | None = None) -> int:
             line = dict(record, returns=returns)
             log_file.write(json.dumps(line) + "\n")
             log_file.flush()
+            score = f", score {record['score']:.3f}" if "score" in record else ""
             print(
                 f"iter {record['iteration']:.0f}: {record['env_steps']:.0f} env steps, "
-                f"{record['steps_per_s']:.0f} steps/s, {record['seconds']:.0f} s",
+                f"{record['steps_per_s']:.0f} steps/s, {record['seconds']:.0f} s{score}",
                 flush=True,
             )
 
         checkpoint = out / "checkpoint"
+        select = None
+        if args.select_against:
+            select = arena_yardstick(
+                args.env,
+                env_kwargs,
+                args.select_against,
+                args.select_games,
+                seed=args.seed + 1_000_003,  # other deals than the final evaluation's
+                workdir=out / "candidate",
+                deterministic=not args.sample,
+            )
         t0 = time.perf_counter()
         records = train_iterations(
             algo,
@@ -137,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
             checkpoint_every=args.checkpoint_every,
             time_budget=None if args.time_budget is None else 60 * args.time_budget,
             log=log,
+            select=select,
+            select_every=args.select_every,
+            best_dir=out / "best",
         )
         train_seconds = time.perf_counter() - t0
         log_file.close()
@@ -151,7 +179,25 @@ def main(argv: list[str] | None = None) -> int:
             "checkpoint": str(checkpoint),
             "evaluation": [],
         }
-        agent = RLlibAgent.load(checkpoint, deterministic=not args.sample)
+        evaluated = checkpoint
+        if select is not None:
+            scored = [r for r in records if "score" in r]
+            chosen = max(scored, key=lambda r: r["score"])  # the first of equal scores
+            results["selected"] = {
+                "against": args.select_against,
+                "games": args.select_games,
+                "iteration": chosen["iteration"],
+                "env_steps": chosen["env_steps"],
+                "score": chosen["score"],
+                "checkpoint": str(out / "best"),
+            }
+            evaluated = out / "best"
+            print(
+                f"evaluating best/: iteration {chosen['iteration']:.0f}, score "
+                f"{chosen['score']:.3f} against {args.select_against}",
+                flush=True,
+            )
+        agent = RLlibAgent.load(evaluated, deterministic=not args.sample)
         for opponent in args.eval_opponents:
             arena = run_arena(
                 args.env,

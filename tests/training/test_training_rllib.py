@@ -24,6 +24,7 @@ from tabletop_envs.training.arena import run_arena
 from tabletop_envs.training.rllib import (
     RLlibAgent,
     SelfPlayMapping,
+    arena_yardstick,
     make_multi_agent_env,
     masked_module_spec,
     masked_observation,
@@ -253,6 +254,38 @@ def test_rllib_agent_spec_errors(tmp_path: Path) -> None:
         make_agent(f"rllib:{tmp_path},sample,sample", "iris_v0")
     with pytest.raises(ValueError, match="not an RLlib algorithm checkpoint"):
         make_agent(f"rllib:{tmp_path}", "iris_v0")
+
+
+def test_checkpoint_selection_keeps_the_best_scored(local_ray, tmp_path: Path) -> None:
+    config = self_play_config("iris_v0", {"board_size": 3}, seed=0, **TINY)
+    algo = config.build_algo()
+    scores = iter([0.5, 0.9, 0.7])  # a scorer whose best is the second of three
+    try:
+        with pytest.raises(ValueError, match="best_dir"):
+            train_iterations(algo, 1, select=lambda a: 0.0)
+        records = train_iterations(
+            algo,
+            3,
+            select=lambda algo: next(scores),
+            select_every=1,
+            best_dir=tmp_path / "best",
+        )
+        assert [r["score"] for r in records] == [0.5, 0.9, 0.7]
+        final = algo.learner_group.get_weights(["main"])["main"]
+    finally:
+        algo.stop()
+    best = RLlibAgent.load(tmp_path / "best").modules["main"].get_state()
+    assert not _same({k: best[k] for k in final}, final)  # iteration 2's weights, not the last
+    # the arena yardstick scores what rllib:PATH plays, on fixed deals
+    algo = config.build_algo()
+    try:
+        yardstick = arena_yardstick("iris_v0", {"board_size": 3}, "random", 4, 7, tmp_path / "c")
+        first, again = yardstick(algo), yardstick(algo)
+    finally:
+        algo.stop()
+    assert first == again and first in (0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0)
+    with pytest.raises(ValueError, match="games >= 1"):
+        arena_yardstick("iris_v0", None, "random", 0, 7, tmp_path / "c")
 
 
 def test_init_ray_keeps_a_running_instance(local_ray) -> None:

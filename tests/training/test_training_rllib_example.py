@@ -46,13 +46,20 @@ def test_train_checkpoint_resume_evaluate(tmp_path: Path) -> None:
     stdout = _run(
         "--env", "iris_v0", "--iterations", "2", "--out", str(out),
         "--resume", str(out / "checkpoint"), "--eval-ray", *TINY,
+        "--select-against", "random", "--select-games", "2",
     )  # fmt: skip
     assert "resumed from" in stdout and "at iteration 1" in stdout
     results = json.loads((out / "results.json").read_text())
     assert results["iteration"] == 2 and results["env_steps"] >= 2 * 128
+    # checkpoint selection: the last iteration is always scored; best/ is what was evaluated
+    selected = results["selected"]
+    assert selected["iteration"] == 2 and selected["against"] == "random"
+    assert 0.0 <= selected["score"] <= 1.0 and (out / "best").is_dir()
+    assert "evaluating best/: iteration 2" in stdout
     (evaluation,) = results["evaluation"]
     assert evaluation["opponent"] == "random" and evaluation["games"] == 4
     assert evaluation["wins"] + evaluation["draws"] + evaluation["losses"] == 4
     log = [json.loads(line) for line in (out / "train_log.jsonl").read_text().splitlines()]
     assert [r["iteration"] for r in log] == [1, 2]
+    assert "score" not in log[0] and log[1]["score"] == selected["score"]
     assert all(r["steps_per_s"] > 0 for r in log)

@@ -23,7 +23,7 @@ Importing this module imports neither ray nor torch; the functions that need the
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -477,6 +477,9 @@ def train_iterations(
     checkpoint_every: int = 10,
     time_budget: float | None = None,
     log: Any = None,
+    select: Callable[[Any], float] | None = None,
+    select_every: int = 10,
+    best_dir: str | Path | None = None,
 ) -> list[dict[str, float]]:
     """Train ``algo`` until its ``iterations``-th iteration or ``time_budget`` seconds; log each.
 
@@ -484,11 +487,21 @@ def train_iterations(
     ``steps_per_s`` (env steps sampled per wall-clock second in that iteration), ``seconds``
     (wall clock since the call). Saves ``checkpoint_dir`` every ``checkpoint_every`` iterations
     and at the end. ``algo.iteration`` counts on from a restored checkpoint.
+
+    Checkpoint selection: with ``select`` (a score of the algorithm, higher is better, e.g.
+    :func:`arena_yardstick`), the algorithm is scored every ``select_every`` iterations and at
+    the end, the record gets ``score``, and the best-scored algorithm so far is saved to
+    ``best_dir`` (required then). The scoring time counts in ``time_budget``.
     """
     import time
 
+    if select is not None and best_dir is None:
+        raise ValueError("checkpoint selection (select=...) needs best_dir to save the best in")
+    if select_every < 1:
+        raise ValueError(f"select_every must be >= 1, got {select_every}")
     records: list[dict[str, float]] = []
     start = time.perf_counter()
+    best = -float("inf")
     while algo.iteration < iterations:
         t0 = time.perf_counter()
         result = algo.train()
@@ -501,17 +514,57 @@ def train_iterations(
             "sample_s": _sampling_seconds(result),
             "seconds": now - start,
         }
-        records.append(record)
-        if log is not None:
-            log(record, result)
         done = algo.iteration >= iterations or (
             time_budget is not None and now - start >= time_budget
         )
+        if select is not None and (done or algo.iteration % select_every == 0):
+            record["score"] = select(algo)
+            if record["score"] > best:
+                best = record["score"]
+                algo.save_to_path(str(Path(best_dir).resolve()))  # type: ignore[arg-type]
+        records.append(record)
+        if log is not None:
+            log(record, result)
         if checkpoint_dir is not None and (done or algo.iteration % checkpoint_every == 0):
             algo.save_to_path(str(Path(checkpoint_dir).resolve()))
         if done:
             break
     return records
+
+
+def arena_yardstick(
+    env_name: str,
+    env_kwargs: dict[str, Any] | None,
+    opponent: str,
+    games: int,
+    seed: int,
+    workdir: str | Path,
+    *,
+    deterministic: bool = True,
+) -> Callable[[Any], float]:
+    """Return a ``select`` scorer for :func:`train_iterations`: the learners' arena score.
+
+    The score is the win rate (draws count half) of the algorithm's learner modules against
+    ``opponent`` over ``games`` seat-alternated arena games, on the same deals (``seed``) every
+    time, so checkpoints are compared on equal terms. Use a seed other than the final
+    evaluation's, so the final figure is measured on games the selection never saw.
+    The modules are saved to ``workdir`` and loaded as an :class:`RLlibAgent`, exactly what
+    ``rllib:PATH`` would play.
+    """
+    from tabletop_envs.training.arena import run_arena
+
+    if games < 1:
+        raise ValueError(f"a yardstick needs games >= 1, got {games}")
+
+    def score(algo: Any) -> float:
+        path = Path(workdir).resolve()
+        algo.save_to_path(str(path))
+        agent = RLlibAgent.load(path, deterministic=deterministic, seed=seed)
+        stats = run_arena(env_name, [agent, opponent], games, seed=seed, env_kwargs=env_kwargs)
+        first = stats.stats[0]
+        return (first.wins + 0.5 * first.draws) / games
+
+    return score
 
 
 def _iteration_steps(result: dict[str, Any]) -> float:

@@ -103,7 +103,7 @@ class MCTSAgent(Agent):
         rollout = self._rollout_policy(rnd)
         for _ in range(self.iterations):
             state = self.determinize(game, seat, det_rng)
-            state.rng = make_rng(rnd.getrandbits(63))  # no peeking at the true chance stream
+            state.reseed(rnd.getrandbits(63))  # no peeking at the true chance stream
             node = root
             path = [root]
             # selection and expansion

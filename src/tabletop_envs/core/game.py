@@ -2,7 +2,8 @@
 
 A game is a :class:`GameState` subclass plus a frozen parameter dataclass. The state is pure
 rules: it imports no gymnasium or pettingzoo, owns its one seeded ``numpy.random.Generator``
-(every shuffle, deal and draw comes from it), and changes only through :meth:`GameState.apply`.
+(every shuffle, deal and draw comes from it; built on first use, so that copies are cheap), and
+changes only through :meth:`GameState.apply`.
 The PettingZoo adapter in :mod:`tabletop_envs.envs.aec` works with any subclass.
 """
 
@@ -20,7 +21,16 @@ import numpy as np
 
 from tabletop_envs.core.errors import IllegalActionError, InvalidStateError
 from tabletop_envs.core.params import check_int_range
-from tabletop_envs.core.rng import make_rng, rng_from_json, rng_to_json
+from tabletop_envs.core.rng import (
+    RngState,
+    check_pcg64,
+    make_rng,
+    rng_at,
+    rng_state,
+    rng_state_from_json,
+    rng_state_to_json,
+    seed_state,
+)
 from tabletop_envs.core.state_check import check_int, check_int_list, check_keys
 
 S = TypeVar("S", bound="GameState")
@@ -61,7 +71,10 @@ class GameState(ABC):
     params_class: ClassVar[type]
 
     params: Any
-    rng: np.random.Generator
+    # The chance stream: the Generator once built (``rng``), else its position (``_rng_at``: a
+    # seed or an immutable RngState, shared freely between copies). Exactly one is not None.
+    _rng: np.random.Generator | None
+    _rng_at: int | RngState | None
     #: The seed the game was dealt from, or ``None`` for a position built another way.
     seed: int | None
     #: Every action applied since the deal, in order: with ``seed`` it rebuilds the position.
@@ -77,9 +90,12 @@ class GameState(ABC):
         if seed is None:  # fresh entropy, but a known seed: the game stays replayable
             seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]  # an int here
         self.params = params
-        self.rng = make_rng(seed)
+        self.reseed(seed)
         self._start_log(seed)
         self._setup()
+        if self._rng is not None:  # keep only the position: clones of a new game copy no Generator
+            self._rng_at = rng_state(self._rng)
+            self._rng = None
 
     def _start_log(self, seed: int | None) -> None:
         """Start an empty action log from ``seed`` (``None``: a position the log cannot rebuild)."""
@@ -93,7 +109,61 @@ class GameState(ABC):
 
     @abstractmethod
     def _setup(self) -> None:
-        """Deal, shuffle and lay out the initial position using ``self.rng``."""
+        """Deal, shuffle and lay out the initial position using ``self.rng``.
+
+        Draw through ``self.rng`` each time; keep no reference to the Generator (the state keeps
+        only its position once set-up is done, and builds a new Generator when it is needed).
+        """
+
+    # ---- chance -------------------------------------------------------------------------
+    @property
+    def rng(self) -> np.random.Generator:
+        """Return the state's chance stream, a PCG64 Generator (built here on first use)."""
+        rng = self._rng
+        if rng is None:
+            at = self._rng_at
+            rng = make_rng(at) if type(at) is int else rng_at(at)  # type: ignore[arg-type]
+            self._rng = rng
+            self._rng_at = None
+        return rng
+
+    @rng.setter
+    def rng(self, rng: np.random.Generator) -> None:
+        self._rng = check_pcg64(rng)
+        self._rng_at = None
+
+    def reseed(self, seed: int) -> None:
+        """Restart the chance stream from ``seed``: the stream of ``make_rng(seed)``.
+
+        The same as ``state.rng = make_rng(seed)`` without building the Generator now: a copy
+        that never draws (a search playout of a game whose chance is dealt at set-up) never
+        builds one. ``seed`` is an integer from 0 to 2**128 - 1.
+        """
+        if type(seed) is not int or not 0 <= seed < 2**128:
+            seed = check_int_range("seed", seed, 0, 2**128 - 1)
+        self._rng = None
+        self._rng_at = seed
+
+    def _rng_position(self) -> RngState:
+        """Return the position of the chance stream without building a Generator."""
+        rng = self._rng
+        if rng is not None:
+            return rng_state(rng)
+        at = self._rng_at
+        if type(at) is int:
+            at = self._rng_at = seed_state(at)  # the same stream, stated as a position once
+        return at  # type: ignore[return-value]
+
+    def _clone_rng(self, new: GameState) -> None:
+        """Give ``new``, a shallow copy of this state, its own chance stream at the same point.
+
+        A state whose Generator is not built shares its immutable position; otherwise the copy
+        gets the Generator's position and builds its own Generator when it draws.
+        """
+        rng = self._rng
+        if rng is not None:
+            new._rng = None
+            new._rng_at = rng_state(rng)
 
     # ---- static facts --------------------------------------------------------------------
     @property
@@ -224,7 +294,8 @@ class GameState(ABC):
     def clone(self: S) -> S:
         """Return an independent copy (RNG and action log included) that plays on identically.
 
-        Subclasses overriding it copy ``actions`` (a list copy) with their other mutable fields.
+        Subclasses overriding it copy ``actions`` (a list copy) with their other mutable fields
+        and call :meth:`_clone_rng`.
         """
         return copy.deepcopy(self)
 
@@ -248,7 +319,7 @@ class GameState(ABC):
                 "game": self.game_name,
                 "format": JSON_FORMAT,
                 "params": dataclasses.asdict(self.params),
-                "rng": rng_to_json(self.rng),
+                "rng": rng_state_to_json(self._rng_position()),
                 "state": self._state_dict(),
                 "log": {"seed": self.seed, "actions": self.actions},
             },
@@ -289,7 +360,8 @@ class GameState(ABC):
         """Return a state from checked parameters and untrusted RNG, state and log data."""
         state = cls.__new__(cls)
         state.params = params
-        state.rng = rng_from_json(rng)
+        state._rng = None
+        state._rng_at = rng_state_from_json(rng)
         try:
             state._load_state_dict(state_data)
         except InvalidStateError:
@@ -332,7 +404,7 @@ class GameState(ABC):
     def __getstate__(self) -> dict[str, Any]:
         return {
             "params": self.params,
-            "rng": rng_to_json(self.rng),
+            "rng": rng_state_to_json(self._rng_position()),
             "state": self._state_dict(),
             "log": (self.seed, self.actions.copy()),
         }
@@ -364,7 +436,7 @@ class GameState(ABC):
             return NotImplemented
         return (
             self.params == other.params
-            and rng_to_json(self.rng) == rng_to_json(other.rng)
+            and self._rng_position() == other._rng_position()
             and self._state_dict() == other._state_dict()
         )
 

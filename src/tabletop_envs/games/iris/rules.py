@@ -18,7 +18,6 @@ import numpy as np
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_bool, check_int, check_int_range
-from tabletop_envs.core.rng import copy_rng
 from tabletop_envs.games.iris.saved import check_saved_state
 from tabletop_envs.games.iris.tables import (
     BLACK,
@@ -462,7 +461,16 @@ class IrisState(PhasedGameState):
         new._obs = self._obs.copy()
         new._mask = None
         new._returns = self._returns.copy()
-        new.rng = copy_rng(self.rng)
+        result = self._result
+        new._result = (
+            {
+                "group_scores": ([*result["group_scores"][0]], [*result["group_scores"][1]]),
+                "winner": result["winner"],
+            }
+            if result
+            else {}
+        )
+        self._clone_rng(new)
         return new
 
     def _state_dict(self) -> dict[str, Any]:

@@ -13,6 +13,7 @@ discarded automatically, with no step (it is public from then on); the box then 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,7 +24,6 @@ import numpy as np
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_bool, check_choice, check_int_range
-from tabletop_envs.core.rng import copy_rng, make_rng
 from tabletop_envs.core.seats import next_seat, relative_seats
 from tabletop_envs.games.irk.deck import (
     COLORS,
@@ -308,11 +308,12 @@ class IrkState(PhasedGameState):
             tile = check_int_range("tile", tile, 0, self.deck_size - 1)
         candidates = self._contact_ids
         if candidates is None:
-            candidates = self._contact_ids = np.flatnonzero(self._contact)
+            candidates = self._contact_ids = np.flatnonzero(self._contact).copy()
+            candidates.setflags(write=False)  # a read-only cache: copies of the state share it
         return legal_among(candidates, self.visible, self.tiles[tile], self.tables)
 
     def _legal(self) -> np.ndarray:
-        """Return the cached legality mask of this position (do not mutate)."""
+        """Return the cached legality mask of this position (read-only: copies share it)."""
         mask = self._mask
         if mask is None:
             mask = np.zeros(self.spec.num_actions, dtype=np.int8)
@@ -321,6 +322,7 @@ class IrkState(PhasedGameState):
             elif self.phase == PLACE:
                 tile = self.chosen[self.to_move]
                 mask[self.deck_size + self.placements_of(tile)] = 1
+            mask.setflags(write=False)
             self._mask = mask
         return mask
 
@@ -399,6 +401,7 @@ class IrkState(PhasedGameState):
                 self.to_move = seat
                 mask = np.zeros(self.spec.num_actions, dtype=np.int8)
                 mask[self.deck_size + legal] = 1
+                mask.setflags(write=False)
                 self._mask = mask
                 return
             self.discards.append([seat, tile, self.round])
@@ -558,7 +561,7 @@ class IrkState(PhasedGameState):
                 new.chosen[s] = drawn[k]
                 k += 1
         new.unused = sorted(drawn[k:])
-        new.rng = make_rng(int(rng.integers(2**63)))
+        new.reseed(int(rng.integers(2**63)))
         new._mask = None
         new.seed = None  # a redrawn position: the action log no longer rebuilds it
         return new
@@ -583,8 +586,11 @@ class IrkState(PhasedGameState):
         new._pile_count = self._pile_count.copy()
         new._pile_stars = self._pile_stars.copy()
         new._returns = self._returns.copy()
+        new._result = copy.deepcopy(self._result) if self._result else {}
         new._values = {}  # per seat: resample_hidden changes other seats' hands
-        new.rng = copy_rng(self.rng)
+        new._after = None
+        # _mask and _contact_ids are read-only caches, shared: a copy need not recompute them
+        self._clone_rng(new)
         return new
 
     def _state_dict(self) -> dict[str, Any]:

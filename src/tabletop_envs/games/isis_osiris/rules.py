@@ -26,7 +26,7 @@ import numpy as np
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_bool, check_choice, check_int_range
-from tabletop_envs.core.rng import copy_rng, make_rng
+from tabletop_envs.core.rng import make_rng
 from tabletop_envs.games.isis_osiris.observation import (
     encode,
     layout,
@@ -574,7 +574,7 @@ class IsisOsirisState(PhasedGameState):
         new._mask_place = self._mask_place.copy()
         new._returns = self._returns.copy()
         new._result = {k: list(v) for k, v in self._result.items()}
-        new.rng = copy_rng(self.rng)
+        self._clone_rng(new)
         return new
 
     def _state_dict(self) -> dict[str, Any]:

@@ -56,13 +56,19 @@ def _children(obj: Any) -> Iterator[tuple[str, Any]]:
             yield "{}", value
     elif isinstance(obj, np.random.Generator):
         yield ".bit_generator", obj.bit_generator
-    elif hasattr(obj, "__dict__") and not isinstance(obj, type):
-        for name, value in vars(obj).items():
-            yield f".{name}", value
-    if hasattr(type(obj), "__slots__") and not isinstance(obj, (tuple, np.ndarray)):
-        for name in type(obj).__slots__:
-            if hasattr(obj, name):
+    elif not isinstance(obj, type):
+        yield from _attributes(obj)
+
+
+def _attributes(obj: Any) -> Iterator[tuple[str, Any]]:
+    """Yield ``(".name", value)`` of every attribute of ``obj``: its slots and its ``__dict__``."""
+    for klass in type(obj).__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and hasattr(obj, name):
                 yield f".{name}", getattr(obj, name)
+    for name, value in getattr(obj, "__dict__", {}).items():
+        yield f".{name}", value
 
 
 def _is_leaf(obj: Any) -> bool:
@@ -94,7 +100,7 @@ def _mutable(obj: Any) -> bool:
     params = getattr(type(obj), "__dataclass_params__", None)
     if params is not None:
         return not params.frozen
-    return hasattr(obj, "__dict__")
+    return hasattr(obj, "__dict__") or next(_attributes(obj), None) is not None  # slots
 
 
 def _writable_array(obj: Any) -> bool:
@@ -140,8 +146,8 @@ def snapshot(root: Any, skip: set[int]) -> Any:
         if isinstance(obj, np.ndarray):
             return ("array", obj.dtype.str, obj.shape, obj.tobytes())
         if isinstance(obj, GameState):  # the stream's position, however it is kept
-            fields = {k: v for k, v in vars(obj).items() if k not in ("_rng", "_rng_at")}
-            return ("state", obj._rng_position(), snap(fields))
+            fields = [(k, snap(v)) for k, v in _attributes(obj) if k not in ("._rng", "._rng_at")]
+            return ("state", obj._rng_position(), tuple(fields))
         if isinstance(obj, np.random.Generator):
             return ("rng", repr(obj.bit_generator.state))
         if isinstance(obj, dict):
@@ -178,7 +184,7 @@ def mutate_everything(state: GameState, config: set[int]) -> int:
         elif isinstance(obj, np.random.Generator):
             obj.integers(2**32, size=5)
         elif _mutable(obj) and hasattr(obj, "__dict__"):
-            vars(obj)[SENTINEL] = SENTINEL
+            obj.__dict__[SENTINEL] = SENTINEL
         else:
             continue
         count += 1

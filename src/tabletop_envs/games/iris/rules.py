@@ -73,6 +73,22 @@ class IrisParams:
 class IrisState(PhasedGameState):
     """A position of Iris. Seat 0 is Black (moves first), seat 1 is White."""
 
+    __slots__ = (
+        "_empty",
+        "_empty_gray",
+        "_gray_left",
+        "_mask",
+        "_obs",
+        "_result",
+        "_returns",
+        "board",
+        "empty_left",
+        "passed_last",
+        "pending",
+        "steps",
+        "tables",
+    )
+
     game_name = "iris"
     over_phase = OVER
     params_class = IrisParams
@@ -232,6 +248,10 @@ class IrisState(PhasedGameState):
         if mask is None:
             mask = self._legal()
         return mask.copy()
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal action ids, ascending (read off the cached mask, no copy)."""
+        return self._legal().nonzero()[0].tolist()
 
     def _apply(self, action: int) -> None:
         """Play ``action`` for the player to move; IllegalActionError leaves the state as is."""
@@ -452,9 +472,7 @@ class IrisState(PhasedGameState):
     # ---- copies and persistence ---------------------------------------------------------
     def clone(self) -> IrisState:
         """Return an independent copy."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.actions = self.actions.copy()
+        new = self._shallow_copy()
         new.board = self.board.copy()
         new._empty = self._empty.copy()
         new._empty_gray = self._empty_gray.copy()
@@ -470,7 +488,6 @@ class IrisState(PhasedGameState):
             if result
             else {}
         )
-        self._clone_rng(new)
         return new
 
     def _state_dict(self) -> dict[str, Any]:

@@ -124,6 +124,36 @@ class IrkParams:
 class IrkState(PhasedGameState):
     """A position of Irk: hands, secret choices, score piles and the stacked table."""
 
+    __slots__ = (
+        "_after",
+        "_contact",
+        "_contact_ids",
+        "_mask",
+        "_obs_base",
+        "_pile_count",
+        "_pile_stars",
+        "_result",
+        "_returns",
+        "_revealed",
+        "_spec",
+        "_table_obs",
+        "_values",
+        "box",
+        "chosen",
+        "discards",
+        "hands",
+        "height",
+        "layout",
+        "piles",
+        "placements",
+        "round",
+        "steps",
+        "tables",
+        "tiles",
+        "unused",
+        "visible",
+    )
+
     game_name = "irk"
     over_phase = OVER
     params_class = IrkParams
@@ -329,6 +359,10 @@ class IrkState(PhasedGameState):
     def legal_mask(self) -> np.ndarray:
         """Return a fresh int8 mask of the legal actions (all zeros once the game is over)."""
         return self._legal().copy()
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal action ids, ascending (read off the cached mask, no copy)."""
+        return self._legal().nonzero()[0].tolist()
 
     def acting_seats(self) -> tuple[int, ...]:
         """Return the seats still to choose this round (choose phase), else the placer alone.
@@ -569,9 +603,7 @@ class IrkState(PhasedGameState):
     # ---- copies and persistence ---------------------------------------------------------
     def clone(self) -> IrkState:
         """Return an independent copy."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.actions = self.actions.copy()
+        new = self._shallow_copy()
         new.hands = [h.copy() for h in self.hands]
         new.chosen = self.chosen.copy()
         new.piles = [p.copy() for p in self.piles]
@@ -590,7 +622,6 @@ class IrkState(PhasedGameState):
         new._values = {}  # per seat: resample_hidden changes other seats' hands
         new._after = None
         # _mask and _contact_ids are read-only caches, shared: a copy need not recompute them
-        self._clone_rng(new)
         return new
 
     def _state_dict(self) -> dict[str, Any]:

@@ -14,7 +14,8 @@ and Irk) the script records ``--games`` seeded random games, then times, in micr
 * ``resample_hidden``: ``state.resample_hidden(mover, rng)`` of the same states (a plain clone
   plus a seat check for a perfect-information game: the per-iteration copy of MCTS);
 * ``apply``: ``state.apply(action)`` replaying the recorded games from new states built with
-  their seeds (building them is not timed; the end-of-game scoring is).
+  their seeds (building them is not timed; the end-of-game scoring is);
+* ``apply, on clones``: the same on clones of those new states (what a search plays on).
 
 The operations run round-robin in ``--rounds`` rounds (order reversed every other round); a
 figure is the median of the per-round averages, timed by this process's CPU time (``--clock
@@ -38,7 +39,7 @@ from tabletop_envs.cli import DefaultsHelpFormatter
 from tabletop_envs.core.game import GameState
 
 #: The timed operations, in table order.
-OPERATIONS = ("clone", "clone, Generator built", "resample_hidden", "apply")
+OPERATIONS = ("clone", "clone, Generator built", "resample_hidden", "apply", "apply, on clones")
 
 
 def record_games(name: str, games: int, seed: int) -> tuple[list[GameState], list[tuple]]:
@@ -85,9 +86,12 @@ def timed_resample(states: list[GameState], clock: Callable[[], float]) -> float
     return clock() - start
 
 
-def timed_apply(recorded: list[tuple], clock: Callable[[], float]) -> float:
-    """Return the seconds replaying the recorded games takes (new states built untimed)."""
+def timed_apply(recorded: list[tuple], clock: Callable[[], float], cloned: bool = False) -> float:
+    """Return the seconds replaying the recorded games takes (new states, or clones of new
+    states, built untimed)."""
     fresh = [(cls(params, seed), actions) for cls, params, seed, actions in recorded]
+    if cloned:
+        fresh = [(game.clone(), actions) for game, actions in fresh]
     start = clock()
     for game, actions in fresh:
         apply = game.apply
@@ -113,6 +117,7 @@ def measure(
             (name, "clone, Generator built", lambda s=built: timed_clone(s, clock), len(built)),
             (name, "resample_hidden", lambda s=states: timed_resample(s, clock), len(states)),
             (name, "apply", lambda r=recorded: timed_apply(r, clock), calls),
+            (name, "apply, on clones", lambda r=recorded: timed_apply(r, clock, True), calls),
         ]
     out: dict[str, dict[str, list[float]]] = {name: {op: [] for op in OPERATIONS} for name in names}
     for r in range(rounds):

@@ -156,10 +156,8 @@ class SharedClone(ToyState):
     """``clone`` shares the history list with the original."""
 
     def clone(self) -> SharedClone:
-        """Return a copy sharing mutable state."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        return new
+        """Return a copy sharing mutable state (its history list)."""
+        return self._shallow_copy()
 
 
 class JsonForgetsMover(ToyState):

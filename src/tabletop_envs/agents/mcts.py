@@ -103,13 +103,13 @@ class MCTSAgent(Agent):
         rollout = self._rollout_policy(rnd)
         for _ in range(self.iterations):
             state = self.determinize(game, seat, det_rng)
-            state.rng = make_rng(rnd.getrandbits(63))  # no peeking at the true chance stream
+            state.reseed(rnd.getrandbits(63))  # no peeking at the true chance stream
             node = root
             path = [root]
             # selection and expansion
             while not state.is_terminal:
                 mover = state.current_player
-                actions = state.legal_mask().nonzero()[0].tolist()
+                actions = state.legal_actions()
                 children = node.children
                 untried = [a for a in actions if a not in children]
                 if untried:
@@ -159,7 +159,7 @@ class MCTSAgent(Agent):
         random_unit = rnd.random
 
         def uniform(state: GameState) -> int:
-            legal = state.legal_mask().nonzero()[0]
-            return int(legal[int(random_unit() * len(legal))])
+            legal = state.legal_actions()
+            return legal[int(random_unit() * len(legal))]
 
         return uniform

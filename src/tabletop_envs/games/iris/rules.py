@@ -18,7 +18,6 @@ import numpy as np
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_bool, check_int, check_int_range
-from tabletop_envs.core.rng import copy_rng
 from tabletop_envs.games.iris.saved import check_saved_state
 from tabletop_envs.games.iris.tables import (
     BLACK,
@@ -73,6 +72,22 @@ class IrisParams:
 
 class IrisState(PhasedGameState):
     """A position of Iris. Seat 0 is Black (moves first), seat 1 is White."""
+
+    __slots__ = (
+        "_empty",
+        "_empty_gray",
+        "_gray_left",
+        "_mask",
+        "_obs",
+        "_result",
+        "_returns",
+        "board",
+        "empty_left",
+        "passed_last",
+        "pending",
+        "steps",
+        "tables",
+    )
 
     game_name = "iris"
     over_phase = OVER
@@ -233,6 +248,10 @@ class IrisState(PhasedGameState):
         if mask is None:
             mask = self._legal()
         return mask.copy()
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal action ids, ascending (read off the cached mask, no copy)."""
+        return self._legal().nonzero()[0].tolist()
 
     def _apply(self, action: int) -> None:
         """Play ``action`` for the player to move; IllegalActionError leaves the state as is."""
@@ -453,16 +472,22 @@ class IrisState(PhasedGameState):
     # ---- copies and persistence ---------------------------------------------------------
     def clone(self) -> IrisState:
         """Return an independent copy."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.actions = self.actions.copy()
+        new = self._shallow_copy()
         new.board = self.board.copy()
         new._empty = self._empty.copy()
         new._empty_gray = self._empty_gray.copy()
         new._obs = self._obs.copy()
         new._mask = None
         new._returns = self._returns.copy()
-        new.rng = copy_rng(self.rng)
+        result = self._result
+        new._result = (
+            {
+                "group_scores": ([*result["group_scores"][0]], [*result["group_scores"][1]]),
+                "winner": result["winner"],
+            }
+            if result
+            else {}
+        )
         return new
 
     def _state_dict(self) -> dict[str, Any]:

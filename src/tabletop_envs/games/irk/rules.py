@@ -13,6 +13,7 @@ discarded automatically, with no step (it is public from then on); the box then 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,7 +24,6 @@ import numpy as np
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_bool, check_choice, check_int_range
-from tabletop_envs.core.rng import copy_rng, make_rng
 from tabletop_envs.core.seats import next_seat, relative_seats
 from tabletop_envs.games.irk.deck import (
     COLORS,
@@ -123,6 +123,36 @@ class IrkParams:
 
 class IrkState(PhasedGameState):
     """A position of Irk: hands, secret choices, score piles and the stacked table."""
+
+    __slots__ = (
+        "_after",
+        "_contact",
+        "_contact_ids",
+        "_mask",
+        "_obs_base",
+        "_pile_count",
+        "_pile_stars",
+        "_result",
+        "_returns",
+        "_revealed",
+        "_spec",
+        "_table_obs",
+        "_values",
+        "box",
+        "chosen",
+        "discards",
+        "hands",
+        "height",
+        "layout",
+        "piles",
+        "placements",
+        "round",
+        "steps",
+        "tables",
+        "tiles",
+        "unused",
+        "visible",
+    )
 
     game_name = "irk"
     over_phase = OVER
@@ -308,11 +338,12 @@ class IrkState(PhasedGameState):
             tile = check_int_range("tile", tile, 0, self.deck_size - 1)
         candidates = self._contact_ids
         if candidates is None:
-            candidates = self._contact_ids = np.flatnonzero(self._contact)
+            candidates = self._contact_ids = np.flatnonzero(self._contact).copy()
+            candidates.setflags(write=False)  # a read-only cache: copies of the state share it
         return legal_among(candidates, self.visible, self.tiles[tile], self.tables)
 
     def _legal(self) -> np.ndarray:
-        """Return the cached legality mask of this position (do not mutate)."""
+        """Return the cached legality mask of this position (read-only: copies share it)."""
         mask = self._mask
         if mask is None:
             mask = np.zeros(self.spec.num_actions, dtype=np.int8)
@@ -321,12 +352,17 @@ class IrkState(PhasedGameState):
             elif self.phase == PLACE:
                 tile = self.chosen[self.to_move]
                 mask[self.deck_size + self.placements_of(tile)] = 1
+            mask.setflags(write=False)
             self._mask = mask
         return mask
 
     def legal_mask(self) -> np.ndarray:
         """Return a fresh int8 mask of the legal actions (all zeros once the game is over)."""
         return self._legal().copy()
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal action ids, ascending (read off the cached mask, no copy)."""
+        return self._legal().nonzero()[0].tolist()
 
     def acting_seats(self) -> tuple[int, ...]:
         """Return the seats still to choose this round (choose phase), else the placer alone.
@@ -399,6 +435,7 @@ class IrkState(PhasedGameState):
                 self.to_move = seat
                 mask = np.zeros(self.spec.num_actions, dtype=np.int8)
                 mask[self.deck_size + legal] = 1
+                mask.setflags(write=False)
                 self._mask = mask
                 return
             self.discards.append([seat, tile, self.round])
@@ -558,7 +595,7 @@ class IrkState(PhasedGameState):
                 new.chosen[s] = drawn[k]
                 k += 1
         new.unused = sorted(drawn[k:])
-        new.rng = make_rng(int(rng.integers(2**63)))
+        new.reseed(int(rng.integers(2**63)))
         new._mask = None
         new.seed = None  # a redrawn position: the action log no longer rebuilds it
         return new
@@ -566,9 +603,7 @@ class IrkState(PhasedGameState):
     # ---- copies and persistence ---------------------------------------------------------
     def clone(self) -> IrkState:
         """Return an independent copy."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.actions = self.actions.copy()
+        new = self._shallow_copy()
         new.hands = [h.copy() for h in self.hands]
         new.chosen = self.chosen.copy()
         new.piles = [p.copy() for p in self.piles]
@@ -583,8 +618,10 @@ class IrkState(PhasedGameState):
         new._pile_count = self._pile_count.copy()
         new._pile_stars = self._pile_stars.copy()
         new._returns = self._returns.copy()
+        new._result = copy.deepcopy(self._result) if self._result else {}
         new._values = {}  # per seat: resample_hidden changes other seats' hands
-        new.rng = copy_rng(self.rng)
+        new._after = None
+        # _mask and _contact_ids are read-only caches, shared: a copy need not recompute them
         return new
 
     def _state_dict(self) -> dict[str, Any]:

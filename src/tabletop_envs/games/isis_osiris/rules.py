@@ -26,7 +26,7 @@ import numpy as np
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_bool, check_choice, check_int_range
-from tabletop_envs.core.rng import copy_rng, make_rng
+from tabletop_envs.core.rng import make_rng
 from tabletop_envs.games.isis_osiris.observation import (
     encode,
     layout,
@@ -85,6 +85,30 @@ class IsisOsirisParams:
 
 class IsisOsirisState(PhasedGameState):
     """A position of Isis & Osiris. Seats ``0 .. n-1`` play in order, seat 0 first."""
+
+    __slots__ = (
+        "_flat",
+        "_fresh",
+        "_k",
+        "_mask_place",
+        "_mask_stone",
+        "_mask_turn",
+        "_obs",
+        "_result",
+        "_returns",
+        "_unseen",
+        "_views",
+        "acted_at",
+        "filled",
+        "in_hand",
+        "owner",
+        "placed_at",
+        "stacks",
+        "steps",
+        "stones_left",
+        "tiles",
+        "unused",
+    )
 
     game_name = "isis_osiris"
     over_phase = OVER
@@ -318,6 +342,10 @@ class IsisOsirisState(PhasedGameState):
     def legal_mask(self) -> np.ndarray:
         """Return a fresh int8 mask of the legal actions (all zeros once the game is over)."""
         return self._legal().copy()
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal action ids, ascending (read off the cached mask, no copy)."""
+        return self._legal().nonzero()[0].tolist()
 
     def _apply(self, action: int) -> None:
         """Play ``action`` for the seat to move; IllegalActionError leaves the state as is."""
@@ -554,9 +582,7 @@ class IsisOsirisState(PhasedGameState):
     # ---- copies and persistence ---------------------------------------------------------
     def clone(self) -> IsisOsirisState:
         """Return an independent copy (RNG included)."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.actions = self.actions.copy()
+        new = self._shallow_copy()
         new.stacks = [s.copy() for s in self.stacks]
         new.unused = self.unused.copy()
         new.stones_left = self.stones_left.copy()
@@ -574,7 +600,6 @@ class IsisOsirisState(PhasedGameState):
         new._mask_place = self._mask_place.copy()
         new._returns = self._returns.copy()
         new._result = {k: list(v) for k, v in self._result.items()}
-        new.rng = copy_rng(self.rng)
         return new
 
     def _state_dict(self) -> dict[str, Any]:

@@ -1,0 +1,69 @@
+"""The search-speed benchmarks run and report what they claim (tiny settings, no timing checked)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def load(name: str, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """Import ``benchmarks/<name>.py`` as its run from the repository root would."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # the scripts import bench.py beside them
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_core_costs_times_every_operation_of_every_env(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    core_costs = load("core_costs", monkeypatch)
+    out = tmp_path / "costs.json"
+    assert core_costs.main(["--games", "1", "--rounds", "1", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    figures = data["microseconds_per_call"]
+    assert set(figures) == {"iris_v0", "isis_osiris_v0", "irk_v0"}
+    for name, ops in figures.items():
+        assert set(ops) == set(core_costs.OPERATIONS), name
+        assert all(value > 0 for value in ops.values()), name
+    assert "iris_v0" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        core_costs.main(["--env", "no_such_env"])
+
+
+def test_mcts_openspiel_counts_the_simulations_of_both_searchers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pytest.importorskip("pyspiel")
+    bench = load("mcts_openspiel", monkeypatch)
+    out = tmp_path / "mcts.json"
+    args = ["--simulations", "20", "--plies", "0", "6", "--seeds", "1", "--rounds", "1"]
+    code = bench.main([*args, "--json", str(out)])
+    data = json.loads(out.read_text())
+    assert code == (0 if data["ratio"] >= 1 else 1)
+    # every search ran exactly the asked simulations, on every position
+    assert data["simulations_run"] == {bench.OURS: [40], bench.THEIRS: [40]}
+    assert data["ratio"] == pytest.approx(
+        data["sims_per_second"][bench.OURS] / data["sims_per_second"][bench.THEIRS]
+    )
+    with pytest.raises(SystemExit):
+        bench.main(["--simulations", "0"])
+
+
+def test_positions_are_the_same_steps_of_the_same_procedure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("pyspiel")
+    bench = load("mcts_openspiel", monkeypatch)
+    ours = bench.iris_positions([0, 5], 2)
+    _, theirs = bench.havannah_positions([0, 5], 2)
+    assert [len(g.actions) for g in ours] == [0, 5, 0, 5]
+    assert [len(s.history()) for s in theirs] == [0, 5, 0, 5]

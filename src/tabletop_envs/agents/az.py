@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import random
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -30,7 +31,10 @@ from typing import IO, Any
 
 import numpy as np
 
+from tabletop_envs.agents.base import Agent
 from tabletop_envs.core.game import GameState
+from tabletop_envs.core.params import check_int_range
+from tabletop_envs.core.rng import make_rng
 
 #: ``meta["format"]`` of a network file.
 FORMAT = "tabletop_envs-az"
@@ -325,3 +329,308 @@ class PolicyValueNet:
                 np.savez(file, meta=meta, **self.arrays)
         else:
             np.savez(target, meta=meta, **self.arrays)
+
+
+# ---- PUCT search ------------------------------------------------------------------------------
+class _Node:
+    """A search node: the seat whose action led here, visits, value sum, priors, children."""
+
+    __slots__ = ("children", "n", "player", "prior", "w")
+
+    def __init__(self, player: int) -> None:
+        self.player = player  # seat that chose the action leading to this node (-1: the root)
+        self.n = 0
+        self.w = 0.0
+        self.children: dict[int, _Node] = {}
+        self.prior: dict[int, float] | None = None  # action -> prior, once evaluated
+
+
+def _check_search_args(
+    roots: Sequence[GameState],
+    seats: Sequence[int],
+    simulations: int,
+    c_puct: float,
+    dirichlet_alpha: float | None,
+    dirichlet_fraction: float,
+) -> None:
+    """Raise ValueError on a bad argument of :func:`run_puct`."""
+    if not roots or len(roots) != len(seats):
+        raise ValueError(
+            f"run_puct needs one seat per root and at least one root, got {len(roots)} roots "
+            f"and {len(seats)} seats"
+        )
+    for i, (game, seat) in enumerate(zip(roots, seats, strict=True)):
+        if game.is_terminal:
+            raise ValueError(f"root {i} is a finished game: there is nothing to search")
+        if seat != game.current_player:
+            raise ValueError(
+                f"root {i}: seat {seat!r} is not the seat to move ({game.current_player})"
+            )
+    if type(simulations) is not int or simulations < 0:
+        raise ValueError(f"simulations must be an int >= 0, got {simulations!r}")
+    if not isinstance(c_puct, (int, float)) or not 0 <= c_puct < math.inf:
+        raise ValueError(f"c_puct must be a finite number >= 0, got {c_puct!r}")
+    if dirichlet_alpha is not None and (
+        not isinstance(dirichlet_alpha, (int, float)) or not 0 < dirichlet_alpha < math.inf
+    ):
+        raise ValueError(f"dirichlet_alpha must be None or a number > 0, got {dirichlet_alpha!r}")
+    if not isinstance(dirichlet_fraction, (int, float)) or not 0 <= dirichlet_fraction <= 1:
+        raise ValueError(f"dirichlet_fraction must be in [0, 1], got {dirichlet_fraction!r}")
+
+
+def _evaluate(
+    evaluate: Evaluator, obs: np.ndarray, mask: np.ndarray
+) -> tuple[list[list[float]], list[float]]:
+    """Call ``evaluate`` once and return its priors and values as Python lists (checked)."""
+    priors, values = evaluate(obs, mask)
+    priors = np.asarray(priors, dtype=np.float64)
+    values = np.asarray(values, dtype=np.float64).reshape(-1)
+    if priors.shape != mask.shape or values.shape != (len(mask),):
+        raise ValueError(
+            f"evaluate returned priors {priors.shape} and values {values.shape}; expected "
+            f"{mask.shape} and ({len(mask)},)"
+        )
+    return priors.tolist(), np.clip(values, -1.0, 1.0).tolist()
+
+
+def _value_vector(value: float, mover: int, num_players: int) -> list[float]:
+    """Spread a value for ``mover`` to every seat: ``value`` to it, ``-value/(n-1)`` to others."""
+    if num_players == 1:
+        return [value]
+    vec = [-value / (num_players - 1)] * num_players
+    vec[mover] = value
+    return vec
+
+
+def puct_search(
+    roots: Sequence[GameState],
+    seats: Sequence[int],
+    evaluate: Evaluator,
+    simulations: int,
+    rng: np.random.Generator,
+    *,
+    c_puct: float = 1.5,
+    dirichlet_alpha: float | None = None,
+    dirichlet_fraction: float = 0.25,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Run :func:`run_puct` and return ``(visit counts, root priors)``, both (len(roots), A).
+
+    The root priors are the evaluator's (with the Dirichlet noise mixed in when it is asked
+    for), zero on illegal actions.
+    """
+    _check_search_args(roots, seats, simulations, c_puct, dirichlet_alpha, dirichlet_fraction)
+    num_roots = len(roots)
+    num_actions = roots[0].spec.num_actions
+    if any(g.spec.num_actions != num_actions for g in roots):
+        raise ValueError("run_puct's roots must share one action space (one game and parameters)")
+    rnd = random.Random(int(rng.integers(2**63)))  # reseeds each determinization's chance stream
+    scales = []
+    for game in roots:
+        low, high = game.spec.reward_range
+        scales.append((float(low), max(float(high) - float(low), 1e-12), game.num_players))
+
+    # expand every root once, from what its seat sees (this costs no simulation)
+    masks = np.stack([g.legal_mask() for g in roots]).astype(bool)
+    priors, _ = _evaluate(evaluate, encode_batch(roots, seats), masks)
+    trees = []
+    root_priors = np.zeros((num_roots, num_actions))
+    for i in range(num_roots):
+        legal = np.flatnonzero(masks[i])
+        p = np.asarray(priors[i])[legal]
+        if dirichlet_alpha is not None and dirichlet_fraction > 0:
+            noise = rng.dirichlet(np.full(len(legal), float(dirichlet_alpha)))
+            p = (1.0 - dirichlet_fraction) * p + dirichlet_fraction * noise
+        root_priors[i, legal] = p
+        tree = _Node(-1)
+        tree.prior = dict(zip(legal.tolist(), p.tolist(), strict=True))
+        tree.n = 1
+        trees.append(tree)
+
+    sqrt = math.sqrt
+    for _ in range(simulations):
+        leaves: list[tuple[int, GameState, np.ndarray, list[int], list[_Node]]] = []
+        for i in range(num_roots):
+            state = roots[i].resample_hidden(seats[i], rng)
+            state.rng = make_rng(rnd.getrandbits(63))  # no peeking at the true chance stream
+            node = trees[i]
+            path = [node]
+            while True:
+                if state.is_terminal:
+                    low, span, _ = scales[i]
+                    returns = [2.0 * (r - low) / span - 1.0 for r in state.returns().tolist()]
+                    for nd in path:
+                        nd.n += 1
+                        if nd.player >= 0:
+                            nd.w += returns[nd.player]
+                    break
+                mask = state.legal_mask()
+                actions = mask.nonzero()[0].tolist()
+                prior = node.prior
+                total = 0.0
+                if prior is not None:
+                    for a in actions:
+                        p = prior.get(a)
+                        if p is None:  # legal here, never evaluated: evaluate this node again
+                            prior = None
+                            break
+                        total += p
+                if prior is None:
+                    leaves.append((i, state, mask, actions, path))
+                    break
+                scale = c_puct * sqrt(node.n) / total if total > 0.0 else 0.0
+                children = node.children
+                best = -math.inf
+                best_action = actions[0]
+                for a in actions:
+                    child = children.get(a)
+                    if child is None:
+                        score = prior[a] * scale  # an unvisited action's value counts as 0
+                    else:
+                        score = child.w / child.n + prior[a] * scale / (1 + child.n)
+                    if score > best:
+                        best = score
+                        best_action = a
+                mover = state.current_player
+                state.apply(best_action)
+                child = children.get(best_action)
+                if child is None:
+                    child = children[best_action] = _Node(mover)
+                node = child
+                path.append(node)
+        if not leaves:
+            continue
+        states = [leaf[1] for leaf in leaves]
+        movers = [s.current_player for s in states]
+        leaf_masks = np.stack([leaf[2] for leaf in leaves]).astype(bool)
+        priors, values = _evaluate(evaluate, encode_batch(states, movers), leaf_masks)
+        for (i, _state, _mask, actions, path), p, v, mover in zip(
+            leaves, priors, values, movers, strict=True
+        ):
+            node = path[-1]
+            if node.prior is None:
+                node.prior = {a: p[a] for a in actions}
+            else:
+                for a in actions:
+                    node.prior.setdefault(a, p[a])
+            vec = _value_vector(v, mover, scales[i][2])
+            for nd in path:
+                nd.n += 1
+                if nd.player >= 0:
+                    nd.w += vec[nd.player]
+
+    counts = np.zeros((num_roots, num_actions), dtype=np.int64)
+    for i, tree in enumerate(trees):
+        for a, child in tree.children.items():
+            counts[i, a] = child.n
+    return counts, root_priors
+
+
+def run_puct(
+    roots: Sequence[GameState],
+    seats: Sequence[int],
+    evaluate: Evaluator,
+    simulations: int,
+    rng: np.random.Generator,
+    *,
+    c_puct: float = 1.5,
+    dirichlet_alpha: float | None = None,
+    dirichlet_fraction: float = 0.25,
+) -> np.ndarray:
+    """Search every root with PUCT and return the root visit counts, (len(roots), A) int64.
+
+    ``seats[i]`` is the seat to move in ``roots[i]`` (the searching seat); the roots are not
+    changed. ``evaluate(obs (L, D) float32, mask (L, A) bool) -> (priors (L, A), values (L,))``
+    is a :class:`PolicyValueNet` or any callable alike (values for the seat whose observation
+    each row is, in [-1, 1]). It is called once to expand the roots, then once per simulation
+    round for all the new leaves of every tree together: a round descends one path in each
+    root's tree. Each root gets ``simulations`` visits, shared by its children.
+
+    Hidden information and chance: each simulation of root ``i`` walks a fresh determinization
+    ``roots[i].resample_hidden(seats[i], rng)`` whose chance stream is reseeded from ``rng``, so
+    the search never reads what the seat cannot know. One tree per root is shared by all its
+    determinizations and keyed by action ids: a node's children are the actions seen legal in
+    some determinization, and a node is evaluated again when a determinization makes legal an
+    action it has no prior for (that simulation ends there). Priors are renormalized over the
+    actions legal in the current determinization.
+
+    Selection maximizes ``Q + c_puct * P * sqrt(N_node) / (1 + N_child)`` (first maximum in
+    action order on ties), with ``Q`` the child's mean value for the seat that chooses it, 0 for
+    an unvisited child. Values are per seat (max^n, for 2-4 players): a terminal leaf's
+    ``returns()`` scaled from the game's reward range to [-1, 1]; a network value ``v`` for the
+    leaf's mover gives ``v`` to it and ``-v / (n - 1)`` to each other seat. With
+    ``dirichlet_alpha`` set (self-play), each root's priors are mixed with Dirichlet noise:
+    ``(1 - dirichlet_fraction) * P + dirichlet_fraction * Dir(alpha)``.
+    """
+    counts, _ = puct_search(
+        roots,
+        seats,
+        evaluate,
+        simulations,
+        rng,
+        c_puct=c_puct,
+        dirichlet_alpha=dirichlet_alpha,
+        dirichlet_fraction=dirichlet_fraction,
+    )
+    return counts
+
+
+# ---- the agent --------------------------------------------------------------------------------
+#: Simulations per move of :class:`AZAgent` unless told otherwise.
+DEFAULT_SIMULATIONS = 64
+
+
+class AZAgent(Agent):
+    """Plays the most visited action of a PUCT search guided by a :class:`PolicyValueNet`.
+
+    Ties go to the higher prior, then the lower action id. ``simulations=0`` plays the
+    network's most likely legal action without search. A decision with a single legal action
+    is returned at once. The search reads only what the seat may know (see :func:`run_puct`).
+    """
+
+    name = "az"
+
+    def __init__(
+        self,
+        net: PolicyValueNet,
+        simulations: int = DEFAULT_SIMULATIONS,
+        c_puct: float = 1.5,
+        seed: int | None = None,
+    ) -> None:
+        if not isinstance(net, PolicyValueNet):
+            raise ValueError(
+                f"AZAgent needs a PolicyValueNet (PolicyValueNet.load(path)), got "
+                f"{type(net).__name__}"
+            )
+        self.net = net
+        self.simulations = check_int_range("simulations", simulations, 0, 10**7)
+        if not isinstance(c_puct, (int, float)) or not 0 <= c_puct < math.inf:
+            raise ValueError(f"c_puct must be a finite number >= 0, got {c_puct!r}")
+        self.c_puct = float(c_puct)
+        self._checked: tuple[type, Any] | None = None
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed the agent's stream (``None``: fresh entropy on first use, else continue)."""
+        if seed is not None or not hasattr(self, "rng"):
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, game: GameState, seat: int) -> int:
+        """Return the most visited root action after ``simulations`` PUCT simulations."""
+        mask = game.legal_mask()
+        legal = mask.nonzero()[0].tolist()
+        if not legal:
+            raise ValueError(f"seat {seat} has no legal action (is the game over?)")
+        if len(legal) == 1:
+            return int(legal[0])
+        key = (type(game), game.params)
+        if self._checked != key:
+            self.net.check_game(game)
+            self._checked = key
+        if self.simulations == 0:
+            priors, _ = self.net.evaluate_game(game, seat)
+            return int(max(legal, key=lambda a: (priors[a], -a)))
+        counts, root_priors = puct_search(
+            [game], [seat], self.net, self.simulations, self.rng, c_puct=self.c_puct
+        )
+        visits, prior = counts[0].tolist(), root_priors[0].tolist()
+        return int(max(legal, key=lambda a: (visits[a], prior[a], -a)))

@@ -135,6 +135,18 @@ def check_meta(meta: object) -> dict[str, Any]:
     return meta
 
 
+def _sparse_matmul(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Return ``x @ w``, reading only the rows of ``w`` where some input is nonzero.
+
+    Observations are mostly zeros (one-hot planes): Irk's 10726 inputs hold about a hundred
+    ones, so the first layer costs a hundredth of the dense product.
+    """
+    cols = np.flatnonzero(x.any(axis=0))
+    if 3 * len(cols) >= x.shape[1]:
+        return x @ w
+    return x[:, cols] @ w[cols]
+
+
 class PolicyValueNet:
     """A policy-value MLP evaluated with numpy: ``net(obs, mask) -> (priors, values)``.
 
@@ -231,21 +243,27 @@ class PolicyValueNet:
             raise ValueError(
                 f"mask must have shape ({x.shape[0]}, {self.num_actions}), got {legal.shape}"
             )
-        for w, b in self._trunk:
-            x = x @ w
+        for k, (w, b) in enumerate(self._trunk):
+            x = _sparse_matmul(x, w) if k == 0 else x @ w
             x += b
             np.maximum(x, 0.0, out=x)
-        logits = x @ self._policy[0]
-        logits += self._policy[1]
-        logits[~legal] = -np.inf
-        top = logits.max(axis=1, keepdims=True)
-        top[~np.isfinite(top)] = 0.0  # rows without a legal action
-        priors = np.exp(logits - top)
-        total = priors.sum(axis=1, keepdims=True)
-        total[total == 0.0] = 1.0
-        priors /= total
+        if not self._trunk:
+            x = x.copy()
+        priors = np.zeros(legal.shape, dtype=np.float32)
+        cols = np.flatnonzero(legal.any(axis=0))  # the actions legal in some row
+        if len(cols):
+            logits = x @ self._policy[0][:, cols]
+            logits += self._policy[1][cols]
+            row_legal = legal[:, cols]
+            logits[~row_legal] = -np.inf
+            top = logits.max(axis=1, keepdims=True)
+            top[~np.isfinite(top)] = 0.0  # rows without a legal action
+            exp = np.exp(logits - top)
+            total = exp.sum(axis=1, keepdims=True)
+            total[total == 0.0] = 1.0
+            priors[:, cols] = exp / total
         values = np.tanh(x @ self._value[0] + self._value[1])[:, 0]
-        return priors.astype(np.float32, copy=False), values.astype(np.float32, copy=False)
+        return priors, values.astype(np.float32, copy=False)
 
     def evaluate_game(self, game: GameState, seat: int) -> tuple[np.ndarray, float]:
         """Return ``(priors (A,), value)`` of ``seat`` (the mover) in ``game``."""
@@ -323,19 +341,36 @@ class PolicyValueNet:
 
     def save(self, target: str | Path | IO[bytes]) -> None:
         """Write the network as an ``.npz`` file that :meth:`load` reads back identically."""
-        meta = np.array(json.dumps(self.meta, sort_keys=True))
+        entries: dict[str, Any] = {"meta": np.array(json.dumps(self.meta, sort_keys=True))}
+        entries.update(self.arrays)
         if isinstance(target, (str, Path)):  # np.savez would append ".npz" to another suffix
             with open(target, "wb") as file:
-                np.savez(file, meta=meta, **self.arrays)
+                np.savez(file, **entries)
         else:
-            np.savez(target, meta=meta, **self.arrays)
+            np.savez(target, **entries)
 
 
 # ---- PUCT search ------------------------------------------------------------------------------
 class _Node:
-    """A search node: the seat whose action led here, visits, value sum, priors, children."""
+    """A search node: the seat whose action led here, visits, value sum, priors, children.
 
-    __slots__ = ("children", "n", "player", "prior", "w")
+    ``legal``, ``legal_set``, ``p`` and ``order`` cache the last legal action list seen here,
+    the priors renormalized over it and its actions by decreasing prior (then increasing id);
+    ``order[first:]`` starts with the unvisited action of highest prior.
+    """
+
+    __slots__ = (
+        "children",
+        "first",
+        "legal",
+        "legal_set",
+        "n",
+        "order",
+        "p",
+        "player",
+        "prior",
+        "w",
+    )
 
     def __init__(self, player: int) -> None:
         self.player = player  # seat that chose the action leading to this node (-1: the root)
@@ -343,6 +378,28 @@ class _Node:
         self.w = 0.0
         self.children: dict[int, _Node] = {}
         self.prior: dict[int, float] | None = None  # action -> prior, once evaluated
+        self.legal: list[int] | None = None
+        self.legal_set: set[int] = set()
+        self.p: dict[int, float] = {}
+        self.order: list[int] = []
+        self.first = 0
+
+    def use_legal(self, actions: list[int]) -> bool:
+        """Cache the priors of ``actions``; False if one of them has none (evaluate again)."""
+        prior = self.prior
+        if prior is None or any(a not in prior for a in actions):
+            return False
+        total = sum(prior[a] for a in actions)
+        if total > 0.0:
+            p = {a: prior[a] / total for a in actions}
+        else:  # every legal prior underflowed to 0
+            p = dict.fromkeys(actions, 1.0 / len(actions))
+        self.legal = actions
+        self.legal_set = set(actions)
+        self.p = p
+        self.order = sorted(actions, key=lambda a: (-p[a], a))
+        self.first = 0
+        return True
 
 
 def _check_search_args(
@@ -436,13 +493,14 @@ def puct_search(
     root_priors = np.zeros((num_roots, num_actions))
     for i in range(num_roots):
         legal = np.flatnonzero(masks[i])
-        p = np.asarray(priors[i])[legal]
+        root_p = np.asarray(priors[i])[legal]
         if dirichlet_alpha is not None and dirichlet_fraction > 0:
             noise = rng.dirichlet(np.full(len(legal), float(dirichlet_alpha)))
-            p = (1.0 - dirichlet_fraction) * p + dirichlet_fraction * noise
-        root_priors[i, legal] = p
+            root_p = (1.0 - dirichlet_fraction) * root_p + dirichlet_fraction * noise
+        root_priors[i, legal] = root_p
         tree = _Node(-1)
-        tree.prior = dict(zip(legal.tolist(), p.tolist(), strict=True))
+        tree.prior = dict(zip(legal.tolist(), root_p.tolist(), strict=True))
+        tree.use_legal(legal.tolist())
         tree.n = 1
         trees.append(tree)
 
@@ -465,37 +523,38 @@ def puct_search(
                     break
                 mask = state.legal_mask()
                 actions = mask.nonzero()[0].tolist()
-                prior = node.prior
-                total = 0.0
-                if prior is not None:
-                    for a in actions:
-                        p = prior.get(a)
-                        if p is None:  # legal here, never evaluated: evaluate this node again
-                            prior = None
-                            break
-                        total += p
-                if prior is None:
+                if actions != node.legal and not node.use_legal(actions):
                     leaves.append((i, state, mask, actions, path))
                     break
-                scale = c_puct * sqrt(node.n) / total if total > 0.0 else 0.0
+                # PUCT: the best visited child, against the unvisited one of highest prior
+                scale = c_puct * sqrt(node.n)
+                p = node.p
+                legal_set = node.legal_set
                 children = node.children
                 best = -math.inf
-                best_action = actions[0]
-                for a in actions:
-                    child = children.get(a)
-                    if child is None:
-                        score = prior[a] * scale  # an unvisited action's value counts as 0
-                    else:
-                        score = child.w / child.n + prior[a] * scale / (1 + child.n)
-                    if score > best:
-                        best = score
+                best_action = -1
+                for a, child in children.items():
+                    if a in legal_set:
+                        score = child.w / child.n + p[a] * scale / (1 + child.n)
+                        if score > best or (score == best and a < best_action):
+                            best = score
+                            best_action = a
+                order = node.order
+                first = node.first
+                while first < len(order) and order[first] in children:
+                    first += 1  # children are never removed: skip the visited once and for all
+                node.first = first
+                if first < len(order):
+                    a = order[first]
+                    score = p[a] * scale  # an unvisited action's value counts as 0
+                    if score > best or (score == best and a < best_action):
                         best_action = a
                 mover = state.current_player
                 state.apply(best_action)
-                child = children.get(best_action)
-                if child is None:
-                    child = children[best_action] = _Node(mover)
-                node = child
+                nxt = children.get(best_action)
+                if nxt is None:
+                    nxt = children[best_action] = _Node(mover)
+                node = nxt
                 path.append(node)
         if not leaves:
             continue
@@ -503,15 +562,16 @@ def puct_search(
         movers = [s.current_player for s in states]
         leaf_masks = np.stack([leaf[2] for leaf in leaves]).astype(bool)
         priors, values = _evaluate(evaluate, encode_batch(states, movers), leaf_masks)
-        for (i, _state, _mask, actions, path), p, v, mover in zip(
+        for (i, _state, _mask, actions, path), leaf_p, v, mover in zip(
             leaves, priors, values, movers, strict=True
         ):
             node = path[-1]
             if node.prior is None:
-                node.prior = {a: p[a] for a in actions}
+                node.prior = {a: leaf_p[a] for a in actions}
             else:
                 for a in actions:
-                    node.prior.setdefault(a, p[a])
+                    node.prior.setdefault(a, leaf_p[a])
+            node.legal = None  # renormalize on the next visit
             vec = _value_vector(v, mover, scales[i][2])
             for nd in path:
                 nd.n += 1
@@ -553,8 +613,8 @@ def run_puct(
     action it has no prior for (that simulation ends there). Priors are renormalized over the
     actions legal in the current determinization.
 
-    Selection maximizes ``Q + c_puct * P * sqrt(N_node) / (1 + N_child)`` (first maximum in
-    action order on ties), with ``Q`` the child's mean value for the seat that chooses it, 0 for
+    Selection maximizes ``Q + c_puct * P * sqrt(N_node) / (1 + N_child)`` (the lowest action
+    id on ties), with ``Q`` the child's mean value for the seat that chooses it, 0 for
     an unvisited child. Values are per seat (max^n, for 2-4 players): a terminal leaf's
     ``returns()`` scaled from the game's reward range to [-1, 1]; a network value ``v`` for the
     leaf's mover gives ``v`` to it and ``-v / (n - 1)`` to each other seat. With

@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import random
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -354,14 +353,16 @@ class PolicyValueNet:
 class _Node:
     """A search node: the seat whose action led here, visits, value sum, priors, children.
 
-    ``legal``, ``legal_set``, ``p`` and ``order`` cache the last legal action list seen here,
-    the priors renormalized over it and its actions by decreasing prior (then increasing id);
+    ``legal``, ``legal_set``, ``p``, ``inv`` and ``order`` cache the last legal action list seen
+    here, the priors (``p[a] * inv`` renormalized over it) and its actions by decreasing prior
+    (then increasing id);
     ``order[first:]`` starts with the unvisited action of highest prior.
     """
 
     __slots__ = (
         "children",
         "first",
+        "inv",
         "legal",
         "legal_set",
         "n",
@@ -380,24 +381,28 @@ class _Node:
         self.prior: dict[int, float] | None = None  # action -> prior, once evaluated
         self.legal: list[int] | None = None
         self.legal_set: set[int] = set()
-        self.p: dict[int, float] = {}
+        self.p: dict[int, float] = {}  # priors (unnormalized over the cached legal actions)
+        self.inv = 1.0  # 1 / the sum of p over the cached legal actions
         self.order: list[int] = []
         self.first = 0
 
     def use_legal(self, actions: list[int]) -> bool:
         """Cache the priors of ``actions``; False if one of them has none (evaluate again)."""
         prior = self.prior
-        if prior is None or any(a not in prior for a in actions):
+        legal_set = set(actions)
+        if prior is None or not legal_set <= prior.keys():
             return False
-        total = sum(prior[a] for a in actions)
+        total = sum(map(prior.__getitem__, actions))
         if total > 0.0:
-            p = {a: prior[a] / total for a in actions}
-        else:  # every legal prior underflowed to 0
-            p = dict.fromkeys(actions, 1.0 / len(actions))
+            self.p = prior
+            self.inv = 1.0 / total
+        else:  # every legal prior underflowed to 0: uniform
+            self.p = dict.fromkeys(actions, 1.0)
+            self.inv = 1.0 / len(actions)
         self.legal = actions
-        self.legal_set = set(actions)
-        self.p = p
-        self.order = sorted(actions, key=lambda a: (-p[a], a))
+        self.legal_set = legal_set
+        # by decreasing prior; a stable sort keeps ascending ids on ties, reverse=True too
+        self.order = sorted(actions, key=self.p.__getitem__, reverse=True)
         self.first = 0
         return True
 
@@ -437,8 +442,8 @@ def _check_search_args(
 
 def _evaluate(
     evaluate: Evaluator, obs: np.ndarray, mask: np.ndarray
-) -> tuple[list[list[float]], list[float]]:
-    """Call ``evaluate`` once and return its priors and values as Python lists (checked)."""
+) -> tuple[np.ndarray, list[float]]:
+    """Call ``evaluate`` once; return its priors (float64 array) and values (a list), checked."""
     priors, values = evaluate(obs, mask)
     priors = np.asarray(priors, dtype=np.float64)
     values = np.asarray(values, dtype=np.float64).reshape(-1)
@@ -447,7 +452,7 @@ def _evaluate(
             f"evaluate returned priors {priors.shape} and values {values.shape}; expected "
             f"{mask.shape} and ({len(mask)},)"
         )
-    return priors.tolist(), np.clip(values, -1.0, 1.0).tolist()
+    return priors, np.clip(values, -1.0, 1.0).tolist()
 
 
 def _value_vector(value: float, mover: int, num_players: int) -> list[float]:
@@ -480,7 +485,9 @@ def puct_search(
     num_actions = roots[0].spec.num_actions
     if any(g.spec.num_actions != num_actions for g in roots):
         raise ValueError("run_puct's roots must share one action space (one game and parameters)")
-    rnd = random.Random(int(rng.integers(2**63)))  # reseeds each determinization's chance stream
+    # the determinizations' chance stream: one for the whole search (a state draws only while
+    # it is walked, and the walks are sequential), seeded from rng, never the true one
+    chance = make_rng(int(rng.integers(2**63)))
     scales = []
     for game in roots:
         low, high = game.spec.reward_range
@@ -493,7 +500,7 @@ def puct_search(
     root_priors = np.zeros((num_roots, num_actions))
     for i in range(num_roots):
         legal = np.flatnonzero(masks[i])
-        root_p = np.asarray(priors[i])[legal]
+        root_p = priors[i, legal]
         if dirichlet_alpha is not None and dirichlet_fraction > 0:
             noise = rng.dirichlet(np.full(len(legal), float(dirichlet_alpha)))
             root_p = (1.0 - dirichlet_fraction) * root_p + dirichlet_fraction * noise
@@ -509,7 +516,7 @@ def puct_search(
         leaves: list[tuple[int, GameState, np.ndarray, list[int], list[_Node]]] = []
         for i in range(num_roots):
             state = roots[i].resample_hidden(seats[i], rng)
-            state.rng = make_rng(rnd.getrandbits(63))  # no peeking at the true chance stream
+            state.rng = chance  # no peeking at the true chance stream
             node = trees[i]
             path = [node]
             while True:
@@ -527,7 +534,7 @@ def puct_search(
                     leaves.append((i, state, mask, actions, path))
                     break
                 # PUCT: the best visited child, against the unvisited one of highest prior
-                scale = c_puct * sqrt(node.n)
+                scale = c_puct * sqrt(node.n) * node.inv
                 p = node.p
                 legal_set = node.legal_set
                 children = node.children
@@ -566,11 +573,12 @@ def puct_search(
             leaves, priors, values, movers, strict=True
         ):
             node = path[-1]
+            new = dict(zip(actions, leaf_p[actions].tolist(), strict=True))
             if node.prior is None:
-                node.prior = {a: leaf_p[a] for a in actions}
+                node.prior = new
             else:
-                for a in actions:
-                    node.prior.setdefault(a, leaf_p[a])
+                for a, prior in new.items():
+                    node.prior.setdefault(a, prior)
             node.legal = None  # renormalize on the next visit
             vec = _value_vector(v, mover, scales[i][2])
             for nd in path:
@@ -606,12 +614,12 @@ def run_puct(
     root's tree. Each root gets ``simulations`` visits, shared by its children.
 
     Hidden information and chance: each simulation of root ``i`` walks a fresh determinization
-    ``roots[i].resample_hidden(seats[i], rng)`` whose chance stream is reseeded from ``rng``, so
-    the search never reads what the seat cannot know. One tree per root is shared by all its
-    determinizations and keyed by action ids: a node's children are the actions seen legal in
-    some determinization, and a node is evaluated again when a determinization makes legal an
-    action it has no prior for (that simulation ends there). Priors are renormalized over the
-    actions legal in the current determinization.
+    ``roots[i].resample_hidden(seats[i], rng)`` whose chance events come from a stream seeded
+    from ``rng`` (not the root's own), so the search never reads what the seat cannot know. One
+    tree per root is shared by all its determinizations and keyed by action ids: a node's
+    children are the actions seen legal in some determinization, and a node is evaluated again
+    when a determinization makes legal an action it has no prior for (that simulation ends
+    there). Priors are renormalized over the actions legal in the current determinization.
 
     Selection maximizes ``Q + c_puct * P * sqrt(N_node) / (1 + N_child)`` (the lowest action
     id on ties), with ``Q`` the child's mean value for the seat that chooses it, 0 for

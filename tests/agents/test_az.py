@@ -237,6 +237,19 @@ def test_priors_are_a_softmax_over_the_legal_actions(case):
         assert np.allclose(p, priors[row], atol=1e-6) and abs(v - values[row]) < 1e-6
 
 
+def test_a_network_without_hidden_layers_is_linear(tmp_path):
+    game = advance(new_game("isis_osiris_v0", {"num_players": 3}, 1), 5, seed=2)
+    net = PolicyValueNet.initial(game, hidden=(), seed=4)
+    assert sorted(net.arrays) == ["policy_b", "policy_w", "value_b", "value_w"]
+    net.save(tmp_path / "linear.npz")
+    loaded = PolicyValueNet.load(tmp_path / "linear.npz")
+    obs = encode(game, game.current_player)[None]
+    mask = game.legal_mask().astype(bool)[None]
+    priors, values = loaded(obs, mask)
+    ref_priors, ref_values = _dense_forward(net, obs, mask)
+    assert np.allclose(priors, ref_priors, atol=1e-5) and np.allclose(values, ref_values, atol=1e-5)
+
+
 def test_inference_checks_shapes_and_survives_a_row_without_legal_actions():
     net = _net("iris_v0", {"board_size": 3})
     game = IrisState.new(seed=0, board_size=3)

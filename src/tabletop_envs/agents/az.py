@@ -246,8 +246,6 @@ class PolicyValueNet:
             x = _sparse_matmul(x, w) if k == 0 else x @ w
             x += b
             np.maximum(x, 0.0, out=x)
-        if not self._trunk:
-            x = x.copy()
         priors = np.zeros(legal.shape, dtype=np.float32)
         cols = np.flatnonzero(legal.any(axis=0))  # the actions legal in some row
         if len(cols):

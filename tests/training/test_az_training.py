@@ -241,6 +241,7 @@ def test_ci_sized_run_writes_a_playable_model(
     assert saved["algo"] == "az" and saved["iterations_done"] == 1
     assert saved["positions"] == saved["iterations"][0]["new_positions"] > 0
     assert saved["games"] == 2 and saved["selfplay_positions_per_s"] > 0
+    assert saved["selfplay_positions_per_cpu_s"] > 0
     assert saved["config"]["value_target"] == target
     point = saved["history"][0]
     assert point["iteration"] == 1 and set(point["vs"]) == {"greedy", "random"}
@@ -365,12 +366,15 @@ def test_cli_trains_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[st
     out = tmp_path / "cli"
     common = ["--env", "iris_v0", "--env-arg", "board_size=3", "--hidden", "8", "--games", "2"]
     common += ["--simulations", "2", "--eval-every", "0", "--final-eval-games", "2"]
-    common += ["--eval-simulations", "0", "--out", str(out), "--no-progress"]
+    common += ["--eval-simulations", "0", "--out", str(out)]
     assert cli_main(["train", "--algo", "az", *common, "--iterations", "1"]) == 0
-    code = cli_main(["train", "--algo", "az", *common, "--iterations", "2", "--resume", str(out)])
-    assert code == 0
+    bar = capsys.readouterr().err  # the progress bar, on by default
+    assert "1/1" in bar and "pos/s" in bar
+    more = [*common, "--iterations", "2", "--resume", str(out), "--eval-every", "1"]
+    assert cli_main(["train", "--algo", "az", *more, "--no-progress"]) == 0
     text = capsys.readouterr().out
-    assert "resumed" in text and "2 iterations" in text and "final vs greedy" in text
+    assert "resumed" in text and "[iteration 2] vs random" in text and "2 iterations" in text
+    assert "final vs greedy" in text
     assert json.loads((out / "results.json").read_text())["iterations_done"] == 2
     result = run_arena(
         "iris_v0",

@@ -443,7 +443,8 @@ class SelfPlayBatch:
     games: int
     moves: int  # moves played (= rows)
     searches: int  # positions searched (rows with more than one legal action)
-    seconds: float
+    seconds: float  # wall clock
+    cpu_seconds: float  # this process's CPU time (the honest figure on a shared machine)
     mean_length: float
     results: list[list[float]]  # the games' returns
 
@@ -463,7 +464,7 @@ def self_play(
     position with one legal action is played without search), so the network runs once per
     simulation round on all their leaves. ``on_move(step, active_games)`` hears each step.
     """
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     games = [game_class(params, int(rng.integers(2**63))) for _ in range(config.games)]
     rows: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [[] for _ in games]
     plies = [0] * len(games)
@@ -524,6 +525,7 @@ def self_play(
         moves=len(out_z),
         searches=searches,
         seconds=time.perf_counter() - start,
+        cpu_seconds=time.process_time() - cpu_start,
         mean_length=float(np.mean(plies)),
         results=[[float(r) for r in g.returns()] for g in games],
     )
@@ -619,6 +621,7 @@ class RunState:
     games: int = 0
     train_steps: int = 0
     selfplay_seconds: float = 0.0
+    selfplay_cpu_seconds: float = 0.0
     train_seconds: float = 0.0
     eval_seconds: float = 0.0
     iterations: list[dict[str, Any]] = field(default_factory=list)
@@ -741,7 +744,10 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
         for group in optimizer.param_groups:  # this run's settings, the saved moments
             group["lr"] = config.learning_rate
             group["weight_decay"] = config.weight_decay
-        run = RunState(**saved["run"])
+        try:
+            run = RunState(**saved["run"])
+        except TypeError as err:
+            raise ValueError(f"{saved['path']}: malformed run counters ({err})") from None
         buffer_file = saved["path"].parent / "buffer.npz"
         if buffer_file.is_file():
             with np.load(buffer_file, allow_pickle=False) as data:
@@ -807,6 +813,7 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
                 model_path, config, opp, config.final_eval_games, config.seed + 1_000_003 + k
             )
     selfplay_rate = run.positions / run.selfplay_seconds if run.selfplay_seconds else 0.0
+    cpu_rate = run.positions / run.selfplay_cpu_seconds if run.selfplay_cpu_seconds else 0.0
     results = {
         "algo": "az",
         "config": _jsonable(asdict(config)),
@@ -820,7 +827,9 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
         "selfplay_seconds": run.selfplay_seconds,  # every iteration so far, resumed ones too
         "train_seconds": run.train_seconds,
         "eval_seconds": run.eval_seconds,
+        "selfplay_cpu_seconds": run.selfplay_cpu_seconds,
         "selfplay_positions_per_s": selfplay_rate,
+        "selfplay_positions_per_cpu_s": cpu_rate,
         "iterations": run.iterations,
         "history": run.history,
         "final": finals,
@@ -832,7 +841,8 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
         plot_az(results, out / "winrate.png")
     say(
         f"{run.iteration} iterations: {run.positions} self-play positions from {run.games} games "
-        f"({selfplay_rate:.0f} positions/s in self-play); model {model_path}"
+        f"({selfplay_rate:.0f} positions/s in self-play, {cpu_rate:.0f} per CPU second); model "
+        f"{model_path}"
     )
     for result in finals.values():
         say(f"final {format_eval(result)} over {result['games']} games")
@@ -871,6 +881,7 @@ def _iteration(
     run.games += batch.games
     run.train_steps += steps
     run.selfplay_seconds += batch.seconds
+    run.selfplay_cpu_seconds += batch.cpu_seconds
     run.train_seconds += train_seconds
     record = {
         "iteration": run.iteration,
@@ -880,7 +891,9 @@ def _iteration(
         "searched_positions": batch.searches,
         "mean_game_length": batch.mean_length,
         "selfplay_seconds": batch.seconds,
+        "selfplay_cpu_seconds": batch.cpu_seconds,
         "positions_per_s": batch.moves / batch.seconds if batch.seconds else 0.0,
+        "positions_per_cpu_s": batch.moves / batch.cpu_seconds if batch.cpu_seconds else 0.0,
         "train_steps": steps,
         "train_seconds": train_seconds,
         "buffer": len(buffer),

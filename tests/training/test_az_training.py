@@ -298,6 +298,12 @@ def test_time_budget_starts_no_iteration_past_it(tmp_path: Path) -> None:
     assert PolicyValueNet.load(Path(config.out) / "model.npz").meta["trained"]["iteration"] == 0
 
 
+def test_a_time_budget_alone_runs_until_it() -> None:
+    assert az.AZConfig().iterations == az.DEFAULT_ITERATIONS == 10
+    assert az.AZConfig(time_budget=5).iterations == 0
+    assert az.AZConfig(time_budget=5, iterations=3).iterations == 3
+
+
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [

@@ -60,6 +60,8 @@ SCORE_KEYS = {"isis_osiris": "scores", "irk": "totals"}
 #: ``format`` and ``version`` of ``checkpoint.pt``.
 CHECKPOINT_FORMAT = "tabletop_envs-az-checkpoint"
 CHECKPOINT_VERSION = 1
+#: Iterations of a run given neither ``iterations`` nor a time budget.
+DEFAULT_ITERATIONS = 10
 #: Most positions the automatic replay buffer holds, and the memory it may take.
 AUTO_BUFFER_POSITIONS = 100_000
 AUTO_BUFFER_BYTES = 512 * 2**20
@@ -81,7 +83,8 @@ class AZConfig:
     temperature_moves: int = 10  # moves of a game sampled from the visits; argmax after
     value_target: str = "result"  # result | score
     score_scale: float = 10.0  # points: value target tanh(margin / score_scale)
-    iterations: int = 10  # total (a resumed run counts on); 0: until the time budget
+    iterations: int | None = None  # in all, resumed ones included; None: 10, or 0 with a
+    # time budget; 0: until the time budget
     time_budget: float | None = None  # minutes of this run; no iteration starts past it
     buffer_size: int = 0  # positions; 0: min(100_000, what fits in 512 MB)
     batch_size: int = 256
@@ -104,6 +107,8 @@ class AZConfig:
         self.env_kwargs = dict(self.env_kwargs)
         self.hidden = tuple(self.hidden)
         self.eval_opponents = tuple(self.eval_opponents)
+        if self.iterations is None:
+            self.iterations = 0 if self.time_budget is not None else DEFAULT_ITERATIONS
         game_class = env_spec(self.env).load_game()  # ValueError naming the registered envs
         try:
             game_class.params_class(**self.env_kwargs)
@@ -1023,8 +1028,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--iterations",
         type=int,
-        default=default["iterations"],
-        help="iterations in all, a resumed run's included (0: until --time-budget)",
+        default=None,
+        help=f"iterations in all, a resumed run's included (default: {DEFAULT_ITERATIONS}, or "
+        "until --time-budget when one is given; 0: until --time-budget)",
     )
     p.add_argument(
         "--time-budget",

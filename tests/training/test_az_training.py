@@ -318,6 +318,9 @@ def test_a_time_budget_alone_runs_until_it() -> None:
         ({"eval_opponents": ("nobody",)}, "unknown agent 'nobody'"),
         ({"dirichlet_fraction": 1.5}, "dirichlet_fraction"),
         ({"learning_rate": 0}, "learning_rate must be a number > 0"),
+        ({"weight_decay": "none"}, "weight_decay must be a number >= 0"),
+        ({"time_budget": float("inf")}, "time_budget must be a number of minutes > 0"),
+        ({"dirichlet_alpha": -1.0}, "dirichlet_alpha must be a number > 0"),
     ],
 )
 def test_bad_settings_are_named(tmp_path: Path, overrides: dict, message: str) -> None:

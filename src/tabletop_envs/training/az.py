@@ -142,17 +142,20 @@ class AZConfig:
                 f"eval_simulations must be an integer >= 0, got {self.eval_simulations}"
             )
         for name in ("c_puct", "score_scale", "sample_reuse", "learning_rate"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or not 0 < value < math.inf:
-                raise ValueError(f"{name} must be a number > 0, got {value!r}")
-        if not 0 <= self.weight_decay < math.inf:
+            if not _number(getattr(self, name)) or not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be a number > 0, got {getattr(self, name)!r}")
+        if not _number(self.weight_decay) or self.weight_decay < 0:
             raise ValueError(f"weight_decay must be a number >= 0, got {self.weight_decay!r}")
-        if not 0 <= self.dirichlet_fraction <= 1:
-            raise ValueError(f"dirichlet_fraction must be in [0, 1], got {self.dirichlet_fraction}")
-        if self.dirichlet_alpha is not None and not 0 < self.dirichlet_alpha < math.inf:
+        if not _number(self.dirichlet_fraction) or not 0 <= self.dirichlet_fraction <= 1:
+            raise ValueError(
+                f"dirichlet_fraction must be in [0, 1], got {self.dirichlet_fraction!r}"
+            )
+        if self.dirichlet_alpha is not None and (
+            not _number(self.dirichlet_alpha) or not self.dirichlet_alpha > 0
+        ):
             raise ValueError(
                 f"dirichlet_alpha must be a number > 0 (or None: automatic), got "
-                f"{self.dirichlet_alpha}"
+                f"{self.dirichlet_alpha!r}"
             )
         if self.value_target not in VALUE_TARGETS:
             raise ValueError(
@@ -164,8 +167,12 @@ class AZConfig:
                 f"value_target 'score' needs a game with final scores ({', '.join(with_scores)}); "
                 f"{self.env} has none: use value_target 'result'"
             )
-        if self.time_budget is not None and not 0 < self.time_budget < math.inf:
-            raise ValueError(f"time_budget must be a number of minutes > 0, got {self.time_budget}")
+        if self.time_budget is not None and (
+            not _number(self.time_budget) or not self.time_budget > 0
+        ):
+            raise ValueError(
+                f"time_budget must be a number of minutes > 0, got {self.time_budget!r}"
+            )
         if self.iterations == 0 and self.time_budget is None:
             raise ValueError("iterations 0 runs until the time budget: give a time_budget too")
         if self.eval_every and not self.eval_opponents:
@@ -174,6 +181,11 @@ class AZConfig:
             )
         for spec in self.eval_opponents:
             make_agent(spec, self.env)  # ValueError naming the registered agents
+
+
+def _number(value: object) -> bool:
+    """Return whether ``value`` is a finite real number (bools are not numbers here)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _game_name(env_name: str) -> str:
@@ -871,7 +883,7 @@ def _iteration(
 
     def on_move(step: int, active: int) -> None:
         if bar is not None:
-            bar.set_description_str(f"iteration {k + 1}: move {step + 1}, {active} games", False)
+            bar.set_description_str(f"iteration {k + 1}: move {step + 1}, {active} games")
 
     batch = self_play(torch_evaluator(net), game_class, params, config, rng, alpha, on_move)
     buffer.add(batch.obs, batch.mask, batch.pi, batch.z)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import subprocess
 import sys
+import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -100,3 +103,34 @@ def test_import_loads_no_optional_heavy_dependency():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_sdist_and_wheel_carry_the_expert_networks(tmp_path):
+    """An ``agents/experts/*.npz`` file reaches the wheel, built from the sdist as CI does."""
+    pytest.importorskip("build")
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        (project / name).write_bytes((ROOT / name).read_bytes())
+    shutil.copytree(
+        ROOT / "src",
+        project / "src",
+        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.npz"),
+    )
+    experts = project / "src" / "tabletop_envs" / "agents" / "experts"
+    experts.mkdir(exist_ok=True)
+    (experts / "demo_v0.npz").write_bytes(b"a stand-in: only its presence is checked")
+    subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(tmp_path / "dist"), "."],
+        cwd=project,
+        capture_output=True,
+        check=True,
+    )
+    sdist = next((tmp_path / "dist").glob("*.tar.gz"))
+    with tarfile.open(sdist) as archive:
+        assert any(
+            n.endswith("src/tabletop_envs/agents/experts/demo_v0.npz") for n in archive.getnames()
+        )
+    wheel = next((tmp_path / "dist").glob("*.whl"))
+    with zipfile.ZipFile(wheel) as archive:
+        assert "tabletop_envs/agents/experts/demo_v0.npz" in archive.namelist()

@@ -10,6 +10,7 @@ Examples::
     tabletop-envs replay g.json --step
     tabletop-envs bench --seconds 2 --env iris_v0
     tabletop-envs train --help
+    tabletop-envs train --algo az --env iris_v0 --iterations 20 --out runs/az_iris
 """
 
 from __future__ import annotations
@@ -179,8 +180,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.add_parser(
         "train",
-        help="train an agent (tabletop_envs.training.train; needs the train extra)",
-        description="Runs tabletop_envs.training.train; every argument is passed on.",
+        help="train an agent: --algo ppo (MaskablePPO, the default) or az (AlphaZero-style "
+        "self-play); needs the train extra",
+        description="Runs tabletop_envs.training.train; every argument is passed on "
+        "(train --help: PPO's options; train --algo az --help: AlphaZero's).",
         add_help=False,
     )
     p = sub.add_parser(

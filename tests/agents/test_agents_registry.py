@@ -18,7 +18,9 @@ from tabletop_envs.games.iris.rules import IrisState
 
 
 def test_builtin_names():
-    assert {"random", "greedy", "planner", "mcts", "sb3"} <= set(agent_names())
+    assert {"random", "greedy", "planner", "mcts", "az", "expert", "sb3", "rllib"} <= set(
+        agent_names()
+    )
 
 
 @pytest.mark.parametrize(
@@ -40,7 +42,7 @@ def test_make_agent_is_seeded():
     ("spec", "match"),
     [
         ("", "non-empty"),
-        ("alphazero", "unknown agent 'alphazero'.*registered agents: greedy, mcts"),
+        ("alphazero", "unknown agent 'alphazero'.*registered agents: az, expert, greedy, mcts"),
         ("random:fast", "takes no options"),
         ("mcts:iterations=many", "needs a int"),
         ("mcts:iterations", "options are iterations=<int>"),

@@ -8,13 +8,26 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
   will become bets);
 - ``mcts`` — UCT; ``ARGS`` are comma-separated ``key=value`` among ``iterations`` (int),
   ``exploration`` (float, alias ``c``) and ``rollout`` (``random``/``greedy``);
+- ``az`` — PUCT search guided by a policy-value network file (:mod:`tabletop_envs.agents.az`,
+  numpy only): ``az:PATH`` with comma-separated ``key=value`` options after the path,
+  ``simulations`` (int, default 64; 0 plays the network's most likely move without search)
+  and ``c`` (float, the PUCT constant, default 1.5), e.g. ``az:iris.npz,simulations=200,c=2``;
+- ``expert`` — the network packaged for the env (``tabletop_envs/agents/experts/<env>.npz``)
+  played as ``az`` is, same options: ``expert``, ``expert:simulations=200``; an env without a
+  packaged network is refused, naming the envs that have one;
 - ``sb3`` — a saved MaskablePPO model: ``sb3:PATH`` plays its most likely action, as training's
   evaluations do (``sb3:PATH,sample`` samples from the policy instead); ``threads=N`` sets torch's
   intra-op threads (default 1, the fastest for these small networks; 0: torch's default), e.g.
-  ``sb3:model.zip,sample,threads=2``; needs the ``train`` extra;
+  ``sb3:model.zip,sample,threads=2``; needs the ``train`` extra (built by
+  ``tabletop_envs.training.sb3:make_sb3_agent``, imported only when such an agent is made);
 - ``rllib`` — an RLlib self-play checkpoint: ``rllib:PATH`` plays the most likely action
   (``rllib:PATH,sample`` samples from the policy); needs the ``rllib`` extra (built by
   ``tabletop_envs.training.rllib:make_rllib_agent``, imported only when such an agent is made).
+
+Spec syntax: after ``NAME:``, a file-backed agent (``az``, ``sb3``, ``rllib``) takes its path
+first, then comma-separated options; the others take ``key=value`` options only. Paths cannot
+hold commas. Factories given as ``"module:function"`` strings are imported on first use, so
+this module (and ``tabletop_envs.agents``) never imports the training layer.
 
 :func:`register_agent` plugs in more names.
 """
@@ -28,7 +41,9 @@ from typing import TYPE_CHECKING
 from tabletop_envs.agents.base import Agent, RandomAgent
 
 if TYPE_CHECKING:
+    from tabletop_envs.agents.az import PolicyValueNet
     from tabletop_envs.agents.greedy import GreedyAgent
+    from tabletop_envs.envs.registry import EnvSpec
 
 #: ``factory(args, env_name, seed) -> Agent``; ``args`` is the text after ``NAME:`` or ``""``.
 AgentFactory = Callable[[str, str, "int | None"], Agent]
@@ -132,44 +147,76 @@ def _mcts(args: str, env_name: str, seed: int | None) -> Agent:
     return MCTSAgent(seed=seed, **kwargs)  # type: ignore[arg-type]
 
 
-def _sb3(args: str, env_name: str, seed: int | None) -> Agent:
-    path, *options = args.split(",")
-    usage = (
-        "use sb3:PATH[,sample][,threads=N] (a MaskablePPO zip; 'sample' samples moves instead "
-        "of playing the most likely one, 'deterministic' is the default; threads=N torch "
-        f"threads, default 1), got sb3:{args}"
-    )
-    deterministic = True
-    threads_args = []
-    for option in (o.strip() for o in options):
-        if option in ("sample", "deterministic"):
-            deterministic = option == "deterministic"
-        elif option.startswith("threads="):
-            threads_args.append(option)
-        else:
-            raise ValueError(usage)
-    if not path or len(threads_args) > 1:
-        raise ValueError(usage)
-    threads = parse_kwargs(",".join(threads_args), {"threads": int}, f"sb3:{args}")
-    try:
-        from tabletop_envs.training.sb3 import DEFAULT_THREADS, PolicyAgent
-    except ImportError as err:  # pragma: no cover - depends on the installed extras
-        raise ValueError(f"sb3 agents need the training module: {err}") from None
-    try:
-        return PolicyAgent.load(
-            path,
-            deterministic=deterministic,
-            threads=threads.get("threads", DEFAULT_THREADS),  # type: ignore[arg-type]
-        )
-    except ImportError as err:
+def _az(args: str, env_name: str, seed: int | None) -> Agent:
+    from tabletop_envs.agents.az import PolicyValueNet
+
+    path, _, options = args.partition(",")
+    if not path.strip() or "=" in path:
         raise ValueError(
-            f"sb3 agents need sb3-contrib, the train extra (pip install -e '.[train]'): {err}"
-        ) from None
+            "use az:PATH[,simulations=N][,c=F] (a policy-value network .npz; simulations per "
+            f"move, 0 plays the network's most likely move; c the PUCT constant), got az:{args}"
+        )
+    net = PolicyValueNet.load(path.strip())
+    return _az_agent(net, options, f"az:{args}", env_name, seed, source=path.strip())
+
+
+def _expert(args: str, env_name: str, seed: int | None) -> Agent:
+    from importlib.resources import files
+
+    from tabletop_envs.agents.az import PolicyValueNet
+
+    spec = f"expert:{args}" if args else "expert"
+    if not env_name:
+        raise ValueError(f"agent {spec!r} needs an env name: it plays that env's packaged network")
+    _env_spec(env_name)  # an unknown env is named as such
+    folder = files("tabletop_envs.agents") / "experts"
+    resource = folder / f"{env_name}.npz"
+    if not resource.is_file():
+        have = (
+            sorted(r.name[: -len(".npz")] for r in folder.iterdir() if r.name.endswith(".npz"))
+            if folder.is_dir()
+            else []
+        )
+        raise ValueError(
+            f"no expert network is packaged for {env_name}; packaged experts: "
+            f"{', '.join(have) if have else 'none yet'}. Play a network file of your own with "
+            f"az:PATH instead"
+        )
+    with resource.open("rb") as file:
+        net = PolicyValueNet.load(file)
+    return _az_agent(net, args, spec, env_name, seed, source=f"the {env_name} expert")
+
+
+def _az_agent(
+    net: PolicyValueNet, options: str, spec: str, env_name: str, seed: int | None, *, source: str
+) -> Agent:
+    """Return an AZAgent playing ``net`` with the spec's ``simulations``/``c`` options."""
+    from tabletop_envs.agents.az import AZAgent
+
+    kwargs = parse_kwargs(options, {"simulations": int, "c": float}, spec)
+    if env_name:
+        game_name = _env_spec(env_name).load_game().game_name
+        if net.meta["game"] != game_name:
+            raise ValueError(
+                f"{source} plays {net.meta['game']!r}, not {game_name!r} (the game of {env_name})"
+            )
+    if "c" in kwargs:
+        kwargs["c_puct"] = kwargs.pop("c")
+    return AZAgent(net, seed=seed, **kwargs)  # type: ignore[arg-type]
+
+
+def _env_spec(env_name: str) -> EnvSpec:
+    """Return the registered spec of ``env_name`` (ValueError listing the envs otherwise)."""
+    from tabletop_envs.envs.registry import env_spec
+
+    return env_spec(env_name)
 
 
 register_agent("random", _random)
 register_agent("greedy", _greedy)
 register_agent("planner", _planner)
 register_agent("mcts", _mcts)
-register_agent("sb3", _sb3)
+register_agent("az", _az)
+register_agent("expert", _expert)
+register_agent("sb3", "tabletop_envs.training.sb3:make_sb3_agent")
 register_agent("rllib", "tabletop_envs.training.rllib:make_rllib_agent")

@@ -23,7 +23,7 @@ import gymnasium
 import numpy as np
 
 from tabletop_envs.agents.base import Agent, RandomAgent
-from tabletop_envs.agents.registry import make_agent
+from tabletop_envs.agents.registry import make_agent, parse_kwargs
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_bool, check_choice, check_int_range
@@ -119,6 +119,38 @@ class PolicyAgent(Agent):
         if not mask[action]:  # cannot happen with a maskable policy; never play illegal moves
             raise RuntimeError(f"{self.name} chose illegal action {action}; is it maskable?")
         return action
+
+
+def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
+    """Agent factory for ``sb3:PATH[,sample][,threads=N]`` (registered by the agent registry)."""
+    path, *options = args.split(",")
+    usage = (
+        "use sb3:PATH[,sample][,threads=N] (a MaskablePPO zip; 'sample' samples moves instead "
+        "of playing the most likely one, 'deterministic' is the default; threads=N torch "
+        f"threads, default 1), got sb3:{args}"
+    )
+    deterministic = True
+    threads_args = []
+    for option in (o.strip() for o in options):
+        if option in ("sample", "deterministic"):
+            deterministic = option == "deterministic"
+        elif option.startswith("threads="):
+            threads_args.append(option)
+        else:
+            raise ValueError(usage)
+    if not path or len(threads_args) > 1:
+        raise ValueError(usage)
+    threads = parse_kwargs(",".join(threads_args), {"threads": int}, f"sb3:{args}")
+    try:
+        return PolicyAgent.load(
+            path,
+            deterministic=deterministic,
+            threads=threads.get("threads", DEFAULT_THREADS),  # type: ignore[arg-type]
+        )
+    except ImportError as err:
+        raise ValueError(
+            f"sb3 agents need sb3-contrib, the train extra (pip install -e '.[train]'): {err}"
+        ) from None
 
 
 class OpponentPool:

@@ -30,6 +30,9 @@ from tabletop_envs.envs.registry import env_spec, registered_envs
 from tabletop_envs.training.arena import wilson
 from tabletop_envs.training.sb3 import OpponentPool, PolicyAgent, SingleAgentEnv
 
+#: Training algorithms of :func:`main`'s ``--algo``.
+ALGOS = ("ppo", "az")
+
 # ---- opponents and evaluation (no torch needed) ---------------------------------------------
 
 
@@ -575,23 +578,46 @@ def _print(text: str) -> None:
 
 def plot_history(results: dict[str, Any], path: str | Path) -> None:
     """Draw the win rate (with its 95% interval) over training steps into a PNG."""
+    points = [*results["history"], results["final"]]
+    plot_curves(
+        {
+            f"win rate vs {results['opponent']}": [
+                (p["timesteps"], p["win_rate"], p["ci95"][0], p["ci95"][1]) for p in points
+            ]
+        },
+        path,
+        xlabel="training steps",
+        title=f"{results['env']}: MaskablePPO vs {results['opponent']}",
+    )
+
+
+def plot_curves(
+    curves: dict[str, Sequence[tuple[float, float, float, float]]],
+    path: str | Path,
+    *,
+    xlabel: str,
+    title: str,
+) -> None:
+    """Draw win-rate curves into a PNG: per label, points ``(x, rate, ci_low, ci_high)``.
+
+    Each curve is a line with markers over its shaded 95% interval; the y axis is 0-1.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    points = [*results["history"], results["final"]]
-    steps = [p["timesteps"] for p in points]
-    rate = [p["win_rate"] for p in points]
-    low = [p["ci95"][0] for p in points]
-    high = [p["ci95"][1] for p in points]
     fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
-    ax.fill_between(steps, low, high, alpha=0.25, label="95% CI")
-    ax.plot(steps, rate, marker="o", label=f"win rate vs {results['opponent']}")
+    for label, points in curves.items():
+        x = [p[0] for p in points]
+        line = ax.plot(x, [p[1] for p in points], marker="o", label=label)[0]
+        ax.fill_between(
+            x, [p[2] for p in points], [p[3] for p in points], alpha=0.25, color=line.get_color()
+        )
     ax.set_ylim(0, 1)
-    ax.set_xlabel("training steps")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("win rate")
-    ax.set_title(f"{results['env']}: MaskablePPO vs {results['opponent']}")
+    ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right")
     fig.tight_layout()
@@ -609,6 +635,13 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
 
     p = argparse.ArgumentParser(
         prog=prog, description=__doc__.splitlines()[0], formatter_class=DefaultsHelpFormatter
+    )
+    p.add_argument(
+        "--algo",
+        choices=ALGOS,
+        default="ppo",
+        help="ppo: MaskablePPO against opponents (the options below); az: AlphaZero-style "
+        "self-play with PUCT search (its own options: --algo az --help)",
     )
     p.add_argument("--env", default=d.env, help="registered env name (default %(default)s)")
     p.add_argument(
@@ -823,7 +856,18 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
-    """Command-line entry point: parse ``argv``, train, print the final win rate."""
+    """Command-line entry point: parse ``argv``, train, print the final win rate.
+
+    ``--algo az`` hands the other arguments to :func:`tabletop_envs.training.az.main`.
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    algo = argparse.ArgumentParser(add_help=False, prog=prog)
+    algo.add_argument("--algo", choices=ALGOS, default="ppo")
+    known, rest = algo.parse_known_args(argv)
+    if known.algo == "az":
+        from tabletop_envs.training import az
+
+        return az.main(rest, prog=f"{prog or 'train.py'} --algo az")
     args = build_parser(prog).parse_args(argv)
     try:
         import sb3_contrib  # noqa: F401

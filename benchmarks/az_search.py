@@ -1,0 +1,98 @@
+"""Speed of the AlphaZero-style search: PUCT simulations per second and AZAgent time per move.
+
+Run from the repository root::
+
+    python benchmarks/az_search.py                        # every env, random [128, 128] nets
+    python benchmarks/az_search.py --env iris_v0 --hidden 64 64 --simulations 64 200
+
+Method: a network with random weights (:meth:`PolicyValueNet.initial`, the shape of a small
+trained one: speed does not depend on the weights) for each env's default parameters. *Search*:
+:func:`run_puct` from one mid-game position (6 random moves in), with 1 root and with 16 roots
+searched together (the self-play batch), best of 3 runs; a simulation is one root's descent,
+evaluation and backup. *Agent*: :class:`AZAgent` plays whole games against itself (4 games,
+at most 40 moves each) and every ``act`` is timed, forced moves included (they cost nothing).
+``--clock cpu`` (the default) counts the process's CPU time, which a busy machine disturbs
+less than ``wall`` does. numpy is asked for one thread (as in self-play workers).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # one BLAS thread: before numpy is imported
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from tabletop_envs.agents.az import AZAgent, PolicyValueNet, run_puct
+from tabletop_envs.core.game import GameState
+from tabletop_envs.envs.registry import make, registered_envs
+
+
+def _position(env_name: str, moves: int, seed: int) -> GameState:
+    """Return the default-parameter game of ``env_name`` after ``moves`` random moves."""
+    env = make(env_name)
+    game: GameState = env.game_class(env.params, seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        if game.is_terminal:
+            break
+        game.apply(int(rng.choice(np.flatnonzero(game.legal_mask()))))
+    return game
+
+
+def bench_env(
+    env_name: str, hidden: list[int], simulations: list[int], clock: Callable[[], float]
+) -> None:
+    """Print the search and agent figures of one env."""
+    env = make(env_name)
+    game = _position(env_name, 6, seed=1)
+    net = PolicyValueNet.initial(game, hidden=hidden, seed=1)
+    rng = np.random.default_rng(0)
+    seat = game.current_player
+    for roots, sims in ((1, 400), (16, 100)):
+        best = 0.0
+        for _ in range(3):
+            start = clock()
+            run_puct([game] * roots, [seat] * roots, net, sims, rng)
+            best = max(best, roots * sims / (clock() - start))
+        print(f"{env_name}: run_puct with {roots:2d} root(s): {best:7.0f} simulations/s")
+    for sims in simulations:
+        agent = AZAgent(net, simulations=sims, seed=0)
+        times = []
+        for seed in range(4):
+            g = env.game_class(env.params, seed)
+            for _ in range(40):
+                if g.is_terminal:
+                    break
+                start = clock()
+                action = agent.act(g, g.current_player)
+                times.append(clock() - start)
+                g.apply(action)
+        ms = np.array(times) * 1000
+        print(
+            f"{env_name}: AZAgent(simulations={sims}): {ms.mean():.1f} ms/move mean, "
+            f"{np.median(ms):.1f} median, {ms.max():.1f} max over {len(ms)} moves"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the options and run the benchmark."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--env", action="append", choices=registered_envs(), help="repeatable")
+    parser.add_argument("--hidden", type=int, nargs="+", default=[128, 128], help="layer widths")
+    parser.add_argument("--simulations", type=int, nargs="+", default=[64, 0], help="per move")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    args = parser.parse_args(argv)
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    for env_name in args.env or registered_envs():
+        bench_env(env_name, args.hidden, args.simulations, clock)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

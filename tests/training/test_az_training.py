@@ -1,0 +1,407 @@
+"""AlphaZero-style training: the torch twin equals the numpy network, runs, resumes, ships a file.
+
+CI-sized runs (a tiny network, a few games and simulations) on every env; the real runs and
+their figures are in docs/training.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+if os.environ.get("CI") == "true":  # CI installs the train extra: missing, it must fail
+    import torch
+    import tqdm  # noqa: F401
+else:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("tqdm")
+
+from tabletop_envs.agents.az import AZAgent, PolicyValueNet, encode
+from tabletop_envs.cli import main as cli_main
+from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.training import az
+from tabletop_envs.training.arena import play_game, run_arena
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _game(env: str, **kwargs):
+    return env_spec(env).load_game().new(seed=0, **kwargs)
+
+
+def _tiny(tmp_path: Path, env: str = "iris_v0", **overrides) -> az.AZConfig:
+    """A run of seconds: one hidden layer of 16, 2 games of 2 simulations a move."""
+    settings = {
+        "env": env,
+        "hidden": (16,),
+        "games": 2,
+        "simulations": 2,
+        "iterations": 1,
+        "eval_every": 1,
+        "eval_games": 2,
+        "eval_simulations": 1,
+        "final_eval_games": 2,
+        "buffer_size": 1000,
+        "batch_size": 32,
+        "out": str(tmp_path / "run"),
+        "progress_bar": False,
+    }
+    settings.update(overrides)
+    return az.AZConfig(**settings)
+
+
+def _quiet(text: str) -> None:
+    pass
+
+
+# ---- the torch twin and the file ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("env", "kwargs", "hidden"),
+    [
+        ("iris_v0", {}, (64, 32)),
+        ("isis_osiris_v0", {"num_players": 3}, (48,)),
+        ("irk_v0", {}, (32, 32)),
+        ("iris_v0", {"board_size": 3}, ()),  # heads straight on the input
+    ],
+)
+def test_numpy_forward_equals_torch(env: str, kwargs: dict, hidden: tuple[int, ...]) -> None:
+    game = _game(env, **kwargs)
+    d, a = int(np.prod(game.spec.observation_shape)), game.spec.num_actions
+    net = az.build_torch_net(d, a, hidden, seed=3)
+    with torch.no_grad():  # sharper logits than the initial ones: priors far from uniform
+        net["policy"].weight.mul_(4.0)
+    numpy_net = az.to_numpy_net(net, game)
+    rng = np.random.default_rng(0)
+    obs = rng.integers(-2, 3, size=(17, d)).astype(np.float32)
+    obs[0] = encode(game, 0)
+    mask = rng.random((17, a)) < 0.3
+    mask[1] = False
+    mask[1, a - 1] = True  # a single legal action
+    mask[2] = True  # every action legal
+    mask[0] = game.legal_mask().astype(bool)
+    priors, values = numpy_net(obs, mask)
+    logits, torch_values = az.torch_forward(net, torch.from_numpy(obs))
+    torch_priors = az.masked_priors(logits, torch.from_numpy(mask)).detach().numpy()
+    np.testing.assert_allclose(priors, torch_priors, atol=1e-5, rtol=0)
+    np.testing.assert_allclose(values, torch_values.detach().numpy(), atol=1e-5, rtol=0)
+    assert np.all(priors[~mask] == 0) and np.all(torch_priors[~mask] == 0)
+    np.testing.assert_allclose(priors.sum(axis=1), 1.0, atol=1e-5)
+    assert priors[1, a - 1] == pytest.approx(1.0)
+    assert values.std() > 0.01  # neither output is degenerate
+    assert priors[2].max() > 2 * priors[2].min() > 0
+
+
+def test_torch_evaluator_is_the_numpy_net_for_run_puct() -> None:
+    game = _game("iris_v0")
+    net = az.build_torch_net(810, 82, (32,), seed=1)
+    evaluate = az.torch_evaluator(net)
+    obs = np.stack([encode(game, 0)] * 3)
+    mask = np.stack([game.legal_mask().astype(bool)] * 3)
+    priors, values = evaluate(obs, mask)
+    expected = az.to_numpy_net(net, game)(obs, mask)
+    assert priors.dtype == np.float32 and values.shape == (3,)
+    np.testing.assert_allclose(priors, expected[0], atol=1e-5)
+    np.testing.assert_allclose(values, expected[1], atol=1e-5)
+
+
+def test_export_and_load_round_trip(tmp_path: Path) -> None:
+    game = _game("isis_osiris_v0", num_players=3, memory=True)
+    net = az.build_torch_net(int(np.prod(game.spec.observation_shape)), 73, (24, 12), seed=2)
+    path = tmp_path / "net.npz"
+    written = az.export_npz(net, path, game, env="isis_osiris_v0", trained={"iteration": 7})
+    loaded = PolicyValueNet.load(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["net.npz"]  # no partial file left
+    assert loaded.hidden == [24, 12] and loaded.num_actions == 73
+    assert loaded.meta["game"] == "isis_osiris" and loaded.meta["env"] == "isis_osiris_v0"
+    assert loaded.meta["params"]["num_players"] == 3 and loaded.meta["trained"]["iteration"] == 7
+    for key, value in written.arrays.items():
+        np.testing.assert_array_equal(loaded.arrays[key], value)
+    np.testing.assert_array_equal(
+        loaded.arrays["trunk_0_w"], net["trunk"][0].weight.detach().numpy().T
+    )
+    loaded.check_game(game)
+    with pytest.raises(ValueError, match="other parameters"):
+        loaded.check_game(_game("isis_osiris_v0", num_players=3))
+
+
+# ---- pieces -------------------------------------------------------------------------------------
+def _finished(env: str, seed: int = 0, **kwargs):
+    game = env_spec(env).load_game().new(seed=seed, **kwargs)
+    rng = np.random.default_rng(seed)
+    while not game.is_terminal:
+        legal = np.flatnonzero(game.legal_mask())
+        game.apply(int(legal[rng.integers(len(legal))]))
+    return game
+
+
+def test_result_targets_follow_the_arena_rule() -> None:
+    for seed in range(6):
+        game = _finished("isis_osiris_v0", seed, num_players=3)
+        z = az.value_targets(game)
+        scores = game.result_info()["scores"]
+        top = max(scores)
+        winners = [s for s, x in enumerate(scores) if x == top]
+        for seat in range(3):
+            expected = (1.0 if len(winners) == 1 else 0.0) if seat in winners else -1.0
+            assert z[seat] == expected
+    iris = _finished("iris_v0", 1)
+    np.testing.assert_array_equal(az.value_targets(iris), iris.returns())
+
+
+def test_score_targets_are_the_scaled_margin() -> None:
+    for env, key in (("isis_osiris_v0", "scores"), ("irk_v0", "totals")):
+        game = _finished(env, 2, num_players=3)
+        scores = np.array(game.result_info()[key], dtype=float)
+        z = az.value_targets(game, "score", 5.0)
+        for seat in range(3):
+            margin = scores[seat] - np.delete(scores, seat).max()
+            assert z[seat] == pytest.approx(np.tanh(margin / 5.0), abs=1e-6)
+    with pytest.raises(ValueError, match="no final scores"):
+        az.value_targets(_finished("iris_v0"), "score")
+    with pytest.raises(ValueError, match="once the game is over"):
+        az.value_targets(_game("iris_v0"))
+
+
+def test_replay_buffer_keeps_the_latest_rows_and_saves_them() -> None:
+    buffer = az.ReplayBuffer(5, 3, 10, np.int8)
+    obs = np.arange(21, dtype=np.float32).reshape(7, 3)
+    mask = np.zeros((7, 10), dtype=bool)
+    mask[np.arange(7), np.arange(7)] = True
+    pi = mask / mask.sum(axis=1, keepdims=True)
+    buffer.add(obs[:4], mask[:4], pi[:4], np.arange(4, dtype=np.float32))
+    buffer.add(obs[4:], mask[4:], pi[4:], np.arange(4, 7, dtype=np.float32))
+    assert len(buffer) == 5 and buffer.added == 7
+    state = buffer.state()
+    np.testing.assert_array_equal(state["z"], [2, 3, 4, 5, 6])  # oldest first
+    o, m, p, z = buffer.rows(np.array([0, 1]))  # rows 5 and 6 overwrote slots 0 and 1
+    np.testing.assert_array_equal(z, [5, 6])
+    np.testing.assert_array_equal(o, obs[5:7])
+    np.testing.assert_array_equal(m, mask[5:7])
+    np.testing.assert_allclose(p, pi[5:7])
+    other = az.ReplayBuffer(3, 3, 10, np.int8)  # a smaller buffer keeps the newest
+    other.load_state(state)
+    np.testing.assert_array_equal(other.state()["z"], [4, 5, 6])
+    with pytest.raises(ValueError, match="losslessly"):
+        buffer.add(obs[:1] + 0.5, mask[:1], pi[:1], np.zeros(1, dtype=np.float32))
+    with pytest.raises(ValueError, match="replay buffer obs"):
+        az.ReplayBuffer(3, 4, 10, np.int8).load_state(state)
+
+
+def test_self_play_rows_are_legal_visit_distributions() -> None:
+    config = az.AZConfig(env="isis_osiris_v0", hidden=(8,), games=2, simulations=3)
+    game_class = env_spec("isis_osiris_v0").load_game()
+    net = az.build_torch_net(1152, 73, (8,))
+    batch = az.self_play(
+        az.torch_evaluator(net),
+        game_class,
+        game_class.params_class(),
+        config,
+        np.random.default_rng(0),
+        0.3,
+    )
+    assert batch.games == 2 and batch.moves == len(batch.z) == len(batch.obs)
+    assert batch.moves == pytest.approx(2 * batch.mean_length)
+    np.testing.assert_allclose(batch.pi.sum(axis=1), 1.0, atol=1e-6)
+    assert np.all(batch.pi[~batch.mask] == 0)
+    assert set(np.unique(batch.z)) <= {-1.0, 0.0, 1.0}
+    assert batch.searches > 0
+
+
+# ---- whole runs -------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("env", "kwargs", "target"),
+    [
+        ("iris_v0", {}, "result"),
+        ("isis_osiris_v0", {"num_players": 3}, "score"),
+        ("irk_v0", {}, "result"),
+        ("irk_v0", {"num_players": 4}, "score"),
+    ],
+)
+def test_ci_sized_run_writes_a_playable_model(
+    tmp_path: Path, env: str, kwargs: dict, target: str
+) -> None:
+    config = _tiny(tmp_path, env, env_kwargs=kwargs, value_target=target)
+    az.train_az(config, log=_quiet)
+    out = Path(config.out)
+    assert {p.name for p in out.iterdir()} == {
+        "model.npz",
+        "checkpoint.pt",
+        "buffer.npz",
+        "results.json",
+        "winrate.png",
+    }
+    saved = json.loads((out / "results.json").read_text())
+    assert saved["algo"] == "az" and saved["iterations_done"] == 1
+    assert saved["positions"] == saved["iterations"][0]["new_positions"] > 0
+    assert saved["games"] == 2 and saved["selfplay_positions_per_s"] > 0
+    assert saved["selfplay_positions_per_cpu_s"] > 0
+    assert saved["config"]["value_target"] == target
+    point = saved["history"][0]
+    assert point["iteration"] == 1 and set(point["vs"]) == {"greedy", "random"}
+    for result in [*point["vs"].values(), *saved["final"].values()]:
+        assert result["wins"] + result["draws"] + result["losses"] == result["games"] == 2
+    checkpoint = az.load_checkpoint(out)
+    assert checkpoint["run"]["iteration"] == 1
+    with np.load(out / "buffer.npz") as data:
+        assert len(data["z"]) == saved["positions"]
+    # the shipped file plays legal games for every seat (play_game raises on an illegal move)
+    net = PolicyValueNet.load(out / "model.npz")
+    game_class = env_spec(env).load_game()
+    game = game_class.new(seed=5, **kwargs)
+    net.check_game(game)
+    agents = [AZAgent(net, simulations=2, seed=s) for s in range(game.num_players)]
+    steps = play_game(game, agents, [f"az{s}" for s in range(game.num_players)])
+    assert game.is_terminal and steps > 0
+
+
+def test_resume_continues_exactly_where_the_checkpoint_stopped(tmp_path: Path) -> None:
+    straight = _tiny(tmp_path / "a", "isis_osiris_v0", iterations=2, eval_every=0)
+    az.train_az(straight, log=_quiet)
+    first = _tiny(tmp_path / "b", "isis_osiris_v0", iterations=1, eval_every=0)
+    az.train_az(first, log=_quiet)
+    lines: list[str] = []
+    resumed = _tiny(tmp_path / "b", "isis_osiris_v0", iterations=2, eval_every=0, resume=first.out)
+    results = az.train_az(resumed, log=lines.append)
+    assert any(line.startswith("resumed") and "iteration 1" in line for line in lines)
+    assert results["iterations_done"] == 2 and len(results["iterations"]) == 2
+    a = PolicyValueNet.load(Path(straight.out) / "model.npz")
+    b = PolicyValueNet.load(Path(resumed.out) / "model.npz")
+    for key in a.arrays:  # the same games, buffer, minibatches and Adam moments
+        np.testing.assert_array_equal(a.arrays[key], b.arrays[key])
+    assert b.meta["trained"]["iteration"] == 2
+
+
+def test_resume_refuses_another_network_or_game(tmp_path: Path) -> None:
+    first = _tiny(tmp_path, "iris_v0", eval_every=0, final_eval_games=0)
+    az.train_az(first, log=_quiet)
+    for change in ({"hidden": (32,)}, {"env_kwargs": {"board_size": 4}}):
+        config = _tiny(tmp_path, "iris_v0", iterations=2, resume=first.out, **change)
+        with pytest.raises(ValueError, match="cannot resume"):
+            az.train_az(config, log=_quiet)
+    with pytest.raises(ValueError, match="no checkpoint"):
+        az.train_az(_tiny(tmp_path, resume=str(tmp_path / "nowhere")), log=_quiet)
+
+
+def test_time_budget_starts_no_iteration_past_it(tmp_path: Path) -> None:
+    lines: list[str] = []
+    config = _tiny(tmp_path, iterations=0, time_budget=1e-6, final_eval_games=0)
+    results = az.train_az(config, log=lines.append)
+    assert results["iterations_done"] == 0
+    assert any("time budget" in line for line in lines)
+    assert PolicyValueNet.load(Path(config.out) / "model.npz").meta["trained"]["iteration"] == 0
+
+
+def test_a_time_budget_alone_runs_until_it() -> None:
+    assert az.AZConfig().iterations == az.DEFAULT_ITERATIONS == 10
+    assert az.AZConfig(time_budget=5).iterations == 0
+    assert az.AZConfig(time_budget=5, iterations=3).iterations == 3
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"env": "chess_v0"}, "unknown env 'chess_v0'"),
+        ({"env_kwargs": {"board": 3}}, "no such game parameter"),
+        ({"env_kwargs": {"board_size": 99}}, "board_size"),
+        ({"games": 0}, "games must be an integer >= 1"),
+        ({"hidden": ()}, "hidden must be"),
+        ({"value_target": "score"}, "value_target 'score' needs a game with final scores"),
+        ({"value_target": "margin"}, "value_target must be one of result, score"),
+        ({"iterations": 0}, "give a time_budget"),
+        ({"eval_opponents": ("nobody",)}, "unknown agent 'nobody'"),
+        ({"dirichlet_fraction": 1.5}, "dirichlet_fraction"),
+        ({"learning_rate": 0}, "learning_rate must be a number > 0"),
+        ({"weight_decay": "none"}, "weight_decay must be a number >= 0"),
+        ({"time_budget": float("inf")}, "time_budget must be a number of minutes > 0"),
+        ({"dirichlet_alpha": -1.0}, "dirichlet_alpha must be a number > 0"),
+    ],
+)
+def test_bad_settings_are_named(tmp_path: Path, overrides: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        _tiny(tmp_path, **overrides)
+
+
+# ---- command line -------------------------------------------------------------------------------
+def test_help_shows_every_default(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = az.build_parser()
+    formatter = parser._get_formatter()
+    options = [
+        a
+        for a in parser._actions
+        if a.option_strings and a.nargs != 0 and a.default not in (None, argparse.SUPPRESS, [])
+    ]
+    assert len(options) > 20
+    for action in options:
+        assert "default" in formatter._expand_help(action), action.option_strings
+    with_none = [a for a in parser._actions if a.option_strings and a.default is None]
+    for action in with_none:  # no default value: the help says what happens without the option
+        assert "default" in action.help or action.dest == "resume", action.option_strings
+    with pytest.raises(SystemExit):
+        cli_main(["train", "--help"])
+    assert "--algo {ppo,az}" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli_main(["train", "--algo", "az", "--help"])
+    out = capsys.readouterr().out
+    assert "usage: tabletop-envs train --algo az" in out and "--simulations" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--algo", "alphago"], "invalid choice: 'alphago'"),
+        (["--algo", "az", "--games", "0"], "games must be an integer >= 1"),
+        (["--algo", "az", "--hidden", "wide"], "comma-separated layer widths"),
+        (["--algo", "az", "--env", "iris_v0", "--value-target", "score"], "final scores"),
+        (["--algo", "az", "--timesteps", "5"], "unrecognized arguments: --timesteps"),
+    ],
+)
+def test_cli_argument_errors_are_clear(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli_main(["train", *argv])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_trains_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cli"
+    common = ["--env", "iris_v0", "--env-arg", "board_size=3", "--hidden", "8", "--games", "2"]
+    common += ["--simulations", "2", "--eval-every", "0", "--final-eval-games", "2"]
+    common += ["--eval-simulations", "0", "--out", str(out)]
+    assert cli_main(["train", "--algo", "az", *common, "--iterations", "1"]) == 0
+    bar = capsys.readouterr().err  # the progress bar, on by default
+    assert "1/1" in bar and "pos/s" in bar
+    more = [*common, "--iterations", "2", "--resume", str(out), "--eval-every", "1"]
+    assert cli_main(["train", "--algo", "az", *more, "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "resumed" in text and "[iteration 2] vs random" in text and "2 iterations" in text
+    assert "final vs greedy" in text
+    assert json.loads((out / "results.json").read_text())["iterations_done"] == 2
+    result = run_arena(
+        "iris_v0",
+        [AZAgent(PolicyValueNet.load(out / "model.npz"), simulations=1), "random"],
+        games=2,
+        env_kwargs={"board_size": 3},
+    )
+    assert result.stats[0].results == 2
+
+
+def test_example_script_shows_its_options() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_az.py"), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "usage: train_az.py" in done.stdout and "--time-budget MINUTES" in done.stdout

@@ -521,7 +521,7 @@ def train_iterations(
             record["score"] = select(algo)
             if record["score"] > best:
                 best = record["score"]
-                algo.save_to_path(str(Path(best_dir).resolve()))  # type: ignore[arg-type]
+                algo.save_to_path(str(Path(best_dir).resolve()))
         records.append(record)
         if log is not None:
             log(record, result)

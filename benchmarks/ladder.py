@@ -63,8 +63,10 @@ from typing import Any
 import numpy as np
 
 import tabletop_envs
+from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.cli import DefaultsHelpFormatter, parse_param
+from tabletop_envs.core.game import GameState
 from tabletop_envs.training.arena import PRIOR_DRAWS, bradley_terry, run_arena, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,7 +89,7 @@ class Pair:
     draws: int
     wins_b: int
     moves: tuple[int, int] = (0, 0)  # per agent (a, b)
-    agent_seconds: tuple[float, float] = (0.0, 0.0)  # time spent choosing moves, per agent
+    agent_seconds: tuple[float, float] = (0.0, 0.0)  # CPU time of the moves (wall on Ray)
     cpu_seconds: float = 0.0  # of the whole match (this process's CPU time; wall with --ray)
     versions: dict[str, str] = field(default_factory=dict)
 
@@ -137,6 +139,31 @@ class Pair:
         )
 
 
+class CpuTimed(Agent):
+    """Plays as ``inner`` and adds up the CPU time of its decisions (this process's time).
+
+    The arena clocks agents by elapsed time, which on a busy machine counts other programs' turns
+    too; a ladder reports CPU time per move. Seeding and choices are ``inner``'s, unchanged.
+    """
+
+    def __init__(self, inner: Agent) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.spec = getattr(inner, "spec", inner.name)
+        self.cpu_seconds = 0.0
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reset ``inner`` with ``seed``."""
+        self.inner.reset(seed)
+
+    def act(self, game: GameState, seat: int) -> int:
+        """Return ``inner``'s action, adding the CPU time it took."""
+        start = time.process_time()
+        action = self.inner.act(game, seat)
+        self.cpu_seconds += time.process_time() - start
+        return action
+
+
 def play_pair(
     env_name: str,
     a: str,
@@ -147,11 +174,18 @@ def play_pair(
     ray_workers: int = 0,
     progress: Callable[[int, int], None] | None = None,
 ) -> Pair:
-    """Play ``games`` arena games of ``a`` against ``b`` (seats alternate) and count them."""
+    """Play ``games`` arena games of ``a`` against ``b`` (seats alternate) and count them.
+
+    The games are :func:`run_arena`'s with the specs ``[a, b]``: locally each agent is built as
+    the arena builds it (``make_agent(spec, env_name)``, reset with the arena's seed before
+    every game, one seat per game) and wrapped in :class:`CpuTimed`; on Ray the specs go as
+    they are and the times are the arena's elapsed ones.
+    """
     cpu0, wall0 = time.process_time(), time.perf_counter()
+    timed = [] if ray_workers else [CpuTimed(make_agent(spec, env_name)) for spec in (a, b)]
     result = run_arena(
         env_name,
-        [a, b],
+        timed or [a, b],
         games,
         seed=seed,
         env_kwargs=env_kwargs,
@@ -169,7 +203,9 @@ def play_pair(
         draws=sa.draws,
         wins_b=sb.wins,
         moves=(sa.moves, sb.moves),
-        agent_seconds=(sa.seconds, sb.seconds),
+        agent_seconds=(
+            (timed[0].cpu_seconds, timed[1].cpu_seconds) if timed else (sa.seconds, sb.seconds)
+        ),
         cpu_seconds=spent,
         versions=versions(),
     )

@@ -119,23 +119,32 @@ class Pair:
         if missing:
             raise ValueError(f"pair {data!r} lacks {sorted(missing)}")
         a, b = data["a"], data["b"]
-        counts = [data[k] for k in ("games", "wins_a", "draws", "wins_b")]
         if not (isinstance(a, str) and isinstance(b, str) and a != b):
             raise ValueError(f"a pair names two different agent specs, got {a!r} and {b!r}")
-        if not all(isinstance(c, int) and c >= 0 for c in counts) or counts[0] != sum(counts[1:]):
+        counts = [data[k] for k in ("games", "wins_a", "draws", "wins_b")]
+        if not all(type(c) is int and c >= 0 for c in counts) or counts[0] != sum(counts[1:]):
             raise ValueError(f"pair {a} vs {b}: games must equal wins + draws + wins, {counts}")
+        try:
+            moves = [int(m) for m in data.get("moves", (0, 0))]
+            spent = [float(t) for t in data.get("agent_seconds", (0.0, 0.0))]
+            seed, cpu = int(data["seed"]), float(data.get("cpu_seconds", 0.0))
+            versions = {str(k): str(v) for k, v in data.get("versions", {}).items()}
+        except (TypeError, ValueError, AttributeError) as err:
+            raise ValueError(f"pair {a} vs {b}: malformed field ({err})") from None
+        if len(moves) != 2 or len(spent) != 2:
+            raise ValueError(f"pair {a} vs {b}: moves and agent_seconds hold 2 numbers each")
         return cls(
             a=a,
             b=b,
             games=counts[0],
-            seed=int(data["seed"]),
+            seed=seed,
             wins_a=counts[1],
             draws=counts[2],
             wins_b=counts[3],
-            moves=tuple(int(m) for m in data.get("moves", (0, 0))),  # type: ignore[arg-type]
-            agent_seconds=tuple(float(s) for s in data.get("agent_seconds", (0.0, 0.0))),  # type: ignore[arg-type]
-            cpu_seconds=float(data.get("cpu_seconds", 0.0)),
-            versions=dict(data.get("versions", {})),
+            moves=(moves[0], moves[1]),
+            agent_seconds=(spent[0], spent[1]),
+            cpu_seconds=cpu,
+            versions=versions,
         )
 
 
@@ -418,6 +427,9 @@ def load_pairs(path: Path, ladder: Ladder) -> list[Pair]:
                 f"{value!r}; use the same settings or another --out"
             )
     pairs = [Pair.from_dict(p) for p in data.get("pairs", [])]
+    for p in pairs:
+        if (p.games, p.seed) != (ladder.games_per_pair, ladder.seed):
+            raise ValueError(f"--resume: {path}: {p.a} vs {p.b} has {p.games} games, seed {p.seed}")
     return [p for p in pairs if p.a in ladder.agents and p.b in ladder.agents]
 
 
@@ -509,13 +521,19 @@ def markdown(ladder: Ladder, picture: str | None = None) -> str:
         ]
     draws = sum(p.draws for p in ladder.pairs)
     total = sum(p.games for p in ladder.pairs)
-    v = versions()
+    played = sorted(
+        {
+            f"tabletop_envs {p.versions.get('tabletop_envs', '?')}"
+            + (f" ({p.versions['commit']})" if "commit" in p.versions else "")
+            for p in ladder.pairs
+        }
+    )
     lines += [
         "",
         f"{total} games ({n} per pair, {draws} drawn), seed {ladder.seed}; Bradley-Terry Elo "
         f"anchored at `{ladder.anchor}` = 0, basic intervals from {ladder.resamples} "
-        f"parametric bootstrap resamples; {ladder.cpu_seconds / 60:.1f} CPU minutes; tabletop_envs "
-        f"{v['tabletop_envs']}" + (f" ({v['commit']})" if "commit" in v else "") + ".",
+        f"parametric bootstrap resamples; {ladder.cpu_seconds / 60:.1f} CPU minutes of play "
+        f"with {', '.join(played)}.",
     ]
     return "\n".join(lines) + "\n"
 

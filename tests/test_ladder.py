@@ -187,6 +187,27 @@ def test_resume_plays_only_the_missing_pairs(ladder, tmp_path, monkeypatch):
         run(ladder, tmp_path, "--agents", "random", "greedy", "--resume", "--seed", "5")
 
 
+GOOD = {"a": "random", "b": "greedy", "games": 4, "seed": 1, "wins_a": 1, "draws": 1, "wins_b": 2}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"wins_b": 3}, "games must equal"),
+        ({"draws": -1, "wins_b": 4}, "games must equal"),
+        ({"games": 4.0}, "games must equal"),
+        ({"b": "random"}, "two different agent specs"),
+        ({"seed": "x"}, "malformed field"),
+        ({"moves": [1, 2, 3]}, "2 numbers each"),
+        ({"wins_a": None}, "games must equal"),
+    ],
+)
+def test_a_malformed_stored_pair_is_refused(ladder, change, message):
+    assert ladder.Pair.from_dict(GOOD).score("greedy") == 2.5
+    with pytest.raises(ValueError, match=message):
+        ladder.Pair.from_dict({**GOOD, **change})
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [

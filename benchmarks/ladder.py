@@ -302,6 +302,20 @@ class Rating:
     games: int
     score: float  # (wins + draws/2) / games over all its matches
     ms_per_move: float
+    # Elo above the next agent down the ladder, with its 95% interval (None for the last)
+    gap: float | None = None
+    gap_low: float | None = None
+    gap_high: float | None = None
+
+
+def basic_interval(estimate: np.ndarray, samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the 95% basic bootstrap interval ``[2 e - q97.5, 2 e - q2.5]`` of ``estimate``.
+
+    Reflecting the resamples' percentiles about the estimate undoes the pull towards 0 that
+    the virtual draws exert on every refit once more (plain percentiles would count it twice).
+    """
+    q_low, q_high = np.percentile(samples, [2.5, 97.5], axis=0)
+    return 2 * estimate - q_high, 2 * estimate - q_low
 
 
 def rate(
@@ -311,19 +325,35 @@ def rate(
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = 0,
 ) -> list[Rating]:
-    """Return every agent's rating with its 95% bootstrap interval, best first."""
+    """Return every agent's rating with its 95% bootstrap interval, best first.
+
+    Each rating also carries its gap to the next agent down the ladder with that difference's
+    own interval (from the same resamples): the ratings' intervals are distances from the
+    anchor and move together, so two overlapping intervals can still hide a clear gap.
+    """
     if anchor not in agents:
         raise ValueError(f"the anchor {anchor!r} is not among the agents {list(agents)}")
     a = list(agents).index(anchor)
     wins, games = score_matrices(agents, pairs)
     elo = fit_elo(wins, games, a)
-    q_low, q_high = np.percentile(bootstrap_elo(agents, pairs, a, resamples, seed), [2.5, 97.5], 0)
-    low, high = 2 * elo - q_high, 2 * elo - q_low  # basic interval: undoes the prior's pull
+    samples = bootstrap_elo(agents, pairs, a, resamples, seed)
+    low, high = basic_interval(elo, samples)
+    order = sorted(range(len(agents)), key=lambda i: -elo[i])
     out = []
-    for i, name in enumerate(agents):
+    for rank, i in enumerate(order):
+        name = agents[i]
         moves = sum(p.moves[p.a != name] for p in pairs if name in (p.a, p.b))
         spent = sum(p.agent_seconds[p.a != name] for p in pairs if name in (p.a, p.b))
         n = int(games[i].sum())
+        gap = {}
+        if rank + 1 < len(order):
+            j = order[rank + 1]
+            g_low, g_high = basic_interval(elo[i] - elo[j], samples[:, i] - samples[:, j])
+            gap = {
+                "gap": float(elo[i] - elo[j]),
+                "gap_low": float(g_low),
+                "gap_high": float(g_high),
+            }
         out.append(
             Rating(
                 agent=name,
@@ -333,9 +363,10 @@ def rate(
                 games=n,
                 score=float(wins[i].sum() / n) if n else 0.0,
                 ms_per_move=1000 * spent / moves if moves else 0.0,
+                **gap,
             )
         )
-    return sorted(out, key=lambda r: -r.elo)
+    return out
 
 
 # ---- the ladder -------------------------------------------------------------------------------
@@ -475,13 +506,16 @@ def markdown(ladder: Ladder, picture: str | None = None) -> str:
         f"$ {ladder.command}",
         "```",
         "",
-        "| rank | agent | Elo | 95% interval | games | score | ms/move |",
-        "|---:|---|---:|---|---:|---:|---:|",
+        "| rank | agent | Elo | 95% interval | above the next | games | score | ms/move |",
+        "|---:|---|---:|---|---|---:|---:|---:|",
     ]
     for rank, r in enumerate(ladder.ratings, 1):
         interval = "anchor" if r.agent == ladder.anchor else f"[{_elo(r.low)}, {_elo(r.high)}]"
+        gap = ""
+        if r.gap is not None and r.gap_low is not None and r.gap_high is not None:
+            gap = f"{_elo(r.gap)} [{_elo(r.gap_low)}, {_elo(r.gap_high)}]"
         lines.append(
-            f"| {rank} | `{r.agent}` | {_elo(r.elo)} | {interval} | {r.games} | "
+            f"| {rank} | `{r.agent}` | {_elo(r.elo)} | {interval} | {gap} | {r.games} | "
             f"{r.score:.3f} | {r.ms_per_move:.2f} |"
         )
     lines.append("")
@@ -517,7 +551,9 @@ def markdown(ladder: Ladder, picture: str | None = None) -> str:
         lines += [
             "",
             "Sweeps: " + "; ".join(sweeps) + ". Such a gap is bounded from below only: its "
-            "estimate is what the virtual draw allows, and its interval lies mostly above it.",
+            "estimate is what the virtual draw allows, and its interval lies mostly above it, "
+            "as do the distances from the anchor that rest on it; the gaps above the next agent "
+            "and the pairwise scores are measured.",
         ]
     draws = sum(p.draws for p in ladder.pairs)
     total = sum(p.games for p in ladder.pairs)

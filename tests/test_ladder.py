@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import json
 import math
 import sys
@@ -92,7 +93,7 @@ def test_draws_count_half_a_win(ladder):
 def test_intervals_contain_the_truth_about_95_percent_of_the_time(ladder):
     agents = ["random", "greedy", "mcts"]
     truth = {"random": 0.0, "greedy": 200.0, "mcts": 450.0}
-    covered, widths = dict.fromkeys(agents, 0), []
+    covered, widths, gaps_covered = dict.fromkeys(agents, 0), [], 0
     trials = 16
     for trial in range(trials):
         pairs = synthetic_pairs(ladder, agents, list(truth.values()), 100, trial, draw_rate=0.1)
@@ -100,12 +101,18 @@ def test_intervals_contain_the_truth_about_95_percent_of_the_time(ladder):
         if trial == 0:
             assert [r.agent for r in ratings] == ["mcts", "greedy", "random"]  # best first
             assert ratings == ladder.rate(agents, pairs, "random", resamples=100, seed=0)  # seeded
+        for r, below in itertools.pairwise(ratings):
+            gap = truth[r.agent] - truth[below.agent]
+            assert r.gap == pytest.approx(r.elo - below.elo)
+            gaps_covered += r.gap_low <= gap <= r.gap_high
+        assert ratings[-1].gap is None
         for r in ratings:
             covered[r.agent] += r.low <= truth[r.agent] <= r.high
             if r.agent != "random":
                 widths.append(r.high - r.low)
     assert covered["random"] == trials  # the anchor's [0, 0]
     assert min(covered.values()) >= trials - 2, covered  # about 95%: 15.2 of 16 expected
+    assert gaps_covered >= 2 * trials - 3, gaps_covered
     assert 80 < np.mean(widths) < 300, widths  # a real interval, not everything
 
 

@@ -557,19 +557,21 @@ def markdown(ladder: Ladder, picture: str | None = None) -> str:
         ]
     draws = sum(p.draws for p in ladder.pairs)
     total = sum(p.games for p in ladder.pairs)
-    played = sorted(
-        {
-            f"tabletop_envs {p.versions.get('tabletop_envs', '?')}"
-            + (f" ({p.versions['commit']})" if "commit" in p.versions else "")
-            for p in ladder.pairs
-        }
+    commits: dict[str, set[str]] = {}
+    for p in ladder.pairs:
+        seen = commits.setdefault(p.versions.get("tabletop_envs", "?"), set())
+        if p.versions.get("commit"):
+            seen.add(p.versions["commit"])
+    played = ", ".join(
+        f"tabletop_envs {v}" + (f" (commit {', '.join(sorted(c))})" if c else "")
+        for v, c in sorted(commits.items())
     )
     lines += [
         "",
         f"{total} games ({n} per pair, {draws} drawn), seed {ladder.seed}; Bradley-Terry Elo "
         f"anchored at `{ladder.anchor}` = 0, basic intervals from {ladder.resamples} "
         f"parametric bootstrap resamples; {ladder.cpu_seconds / 60:.1f} CPU minutes of play "
-        f"with {', '.join(played)}.",
+        f"with {played}.",
     ]
     return "\n".join(lines) + "\n"
 

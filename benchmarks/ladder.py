@@ -27,9 +27,12 @@ Method.
   refits and re-anchors. The interval is the *basic* bootstrap one, ``[2 R - q97.5, 2 R -
   q2.5]`` from the resamples' percentiles ``q``: every refit is pulled towards 0 by the virtual
   draws once more, and this reflection undoes that pull where plain percentiles would count it
-  twice. On synthetic ladders (3-4 agents 0-900 Elo apart, 100 games per pair, 10% draws) it
-  held the true rating 91-95% of the time, plain percentiles 81-93%. The anchor's interval is
-  [0, 0] by definition; every other interval is that agent's distance from the anchor.
+  twice. On synthetic ladders (``benchmarks/ladder_coverage.py``: 3-4 agents 0-900 Elo apart,
+  100 games per pair, 10% draws) it held the true rating 91-94% of the time, plain percentiles
+  81-92%; where most pairs with the anchor are sweeps (900 and 1300 Elo) 69-79% (percentiles
+  0-15%). The anchor's interval is [0, 0] by definition; every other interval is that agent's
+  distance from the anchor, so each rating also gives its gap to the next agent down the
+  ladder with that difference's own interval.
 * **Sweeps.** When one agent wins every game of a pair, the data bound their gap from below
   only: the estimate is what the virtual draw allows, the interval then lies mostly above it,
   and the Markdown says which pairs were swept.

@@ -1,6 +1,6 @@
 """How often do the ladder's 95% intervals hold the true rating? Synthetic ladders, known Elo.
 
-Run from the repository root (about 10 CPU minutes with the defaults)::
+Run from the repository root (about 2.5 CPU minutes with the defaults)::
 
     python benchmarks/ladder_coverage.py
     python benchmarks/ladder_coverage.py --trials 20 --resamples 100   # a quick look

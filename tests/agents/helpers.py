@@ -53,3 +53,15 @@ def advance(game: GameState, steps: int, seed: int) -> GameState:
             break
         game.apply(int(rng.choice(np.flatnonzero(game.legal_mask()))))
     return game
+
+
+def choice_positions(name: str, params: dict[str, Any], seed: int) -> list[Any]:
+    """Return positions spread over one random game (the seat to move has a real choice)."""
+    out = []
+    length = new_game(name, params, seed).spec.max_game_length
+    for steps in (0, 3, 11, length // 4, length // 2, (3 * length) // 4):
+        probe = advance(new_game(name, params, seed), steps, seed + 1)
+        if not probe.is_terminal and int(probe.legal_mask().sum()) > 1:
+            out.append(probe)
+    assert out, f"{name} {params}: no position with a choice"
+    return out

@@ -13,25 +13,12 @@ import numpy as np
 import pytest
 
 from tabletop_envs.agents.registry import make_agent
-from tests.agents.helpers import advance, case_id, env_cases, new_game
+from tests.agents.helpers import case_id, choice_positions, env_cases
 
 #: Envs with hidden information, each with every parameter set of its registry entry.
 HIDDEN_CASES = [case for case in env_cases() if case[0] in ("isis_osiris_v0", "irk_v0")]
 #: Agent specs checked on every case (``planner`` exists for Irk only).
 AGENTS = ("greedy", "planner", "mcts:iterations=24", "mcts:iterations=8,rollout=greedy")
-
-
-def _positions(name: str, params: dict[str, Any], seed: int) -> list[Any]:
-    """Return positions spread over one random game (the seat to move has a real choice)."""
-    out = []
-    game = new_game(name, params, seed)
-    length = game.spec.max_game_length
-    for steps in (0, 3, 11, length // 4, length // 2, (3 * length) // 4):
-        probe = advance(new_game(name, params, seed), steps, seed + 1)
-        if not probe.is_terminal and int(probe.legal_mask().sum()) > 1:
-            out.append(probe)
-    assert out, f"{name} {params}: no position with a choice"
-    return out
 
 
 @pytest.mark.parametrize("spec", AGENTS)
@@ -46,7 +33,7 @@ def test_agents_choose_the_same_after_resampling_what_they_cannot_see(
         pytest.skip("slow; the rollouts play on determinizations, as the random ones checked here")
     rng = np.random.default_rng(11)
     for seed in (1, 2):
-        for k, game in enumerate(_positions(name, params, seed)):
+        for k, game in enumerate(choice_positions(name, params, seed)):
             seat = game.current_player
             expected = make_agent(spec, name, seed=100 + k).act(game, seat)
             for _ in range(3):
@@ -70,7 +57,7 @@ def test_heuristic_scores_ignore_what_the_seat_cannot_see(
     if spec == "planner" and name != "irk_v0":
         pytest.skip("planner is an Irk heuristic")
     rng = np.random.default_rng(5)
-    for k, game in enumerate(_positions(name, params, seed=3)):
+    for k, game in enumerate(choice_positions(name, params, seed=3)):
         seat = game.current_player
         expected = make_agent(spec, name, seed=k).action_scores(game, seat)
         for _ in range(3):

@@ -26,7 +26,14 @@ from tabletop_envs.agents.az import (
 )
 from tabletop_envs.games.iris.rules import IrisState
 from tabletop_envs.training.arena import run_arena
-from tests.agents.helpers import advance, case_id, env_cases, new_game, play_checked
+from tests.agents.helpers import (
+    advance,
+    case_id,
+    choice_positions,
+    env_cases,
+    new_game,
+    play_checked,
+)
 from tests.agents.test_agents_mcts import _endgames
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "tabletop_envs"
@@ -45,18 +52,6 @@ def _uniform(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     """An evaluator knowing nothing: uniform priors over the legal actions, value 0."""
     priors = mask / np.maximum(mask.sum(axis=1, keepdims=True), 1)
     return priors.astype(np.float32), np.zeros(len(obs), dtype=np.float32)
-
-
-def _positions(name: str, params: dict[str, Any], seed: int) -> list[Any]:
-    """Return positions spread over one random game (the seat to move has a real choice)."""
-    out = []
-    length = new_game(name, params, seed).spec.max_game_length
-    for steps in (0, 3, 11, length // 4, length // 2, (3 * length) // 4):
-        probe = advance(new_game(name, params, seed), steps, seed + 1)
-        if not probe.is_terminal and int(probe.legal_mask().sum()) > 1:
-            out.append(probe)
-    assert out, f"{name} {params}: no position with a choice"
-    return out
 
 
 def _dense_forward(net: PolicyValueNet, obs: np.ndarray, mask: np.ndarray) -> tuple:
@@ -218,7 +213,7 @@ def test_check_game_names_what_differs():
 def test_priors_are_a_softmax_over_the_legal_actions(case):
     name, params = case
     net = _net(name, params, hidden=(24, 16), seed=5)
-    games = _positions(name, params, seed=4)
+    games = choice_positions(name, params, seed=4)
     seats = [g.current_player for g in games]
     obs = encode_batch(games, seats)
     assert obs.dtype == np.float32 and obs.shape == (len(games), net.obs_dim)
@@ -291,7 +286,7 @@ def test_puct_over_several_roots_equals_one_root_at_a_time():
 def test_one_evaluation_per_round_for_every_root(case):
     name, params = case
     net = _net(name, params)
-    games = _positions(name, params, seed=2)[:3]
+    games = choice_positions(name, params, seed=2)[:3]
     calls: list[int] = []
 
     def counting(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -310,7 +305,7 @@ def test_one_evaluation_per_round_for_every_root(case):
 
 def test_dirichlet_noise_changes_the_root_priors_reproducibly():
     net = _net("isis_osiris_v0", {})
-    game = _positions("isis_osiris_v0", {}, seed=1)[1]
+    game = choice_positions("isis_osiris_v0", {}, seed=1)[1]
     seat = game.current_player
     legal = game.legal_mask().astype(bool)
     plain = puct_search([game], [seat], net, 8, np.random.default_rng(3))[1][0]
@@ -326,7 +321,7 @@ def test_dirichlet_noise_changes_the_root_priors_reproducibly():
 
 
 def test_search_leaves_the_roots_unchanged():
-    game = _positions("irk_v0", {"num_players": 3}, seed=5)[2]
+    game = choice_positions("irk_v0", {"num_players": 3}, seed=5)[2]
     before = game.to_json()
     run_puct([game], [game.current_player], _uniform, 30, np.random.default_rng(0))
     assert game.to_json() == before
@@ -368,7 +363,7 @@ def test_a_finished_game_is_not_searched():
 def test_agent_without_search_plays_the_most_likely_legal_action():
     net = _net("isis_osiris_v0", {}, seed=2)
     agent = AZAgent(net, simulations=0)
-    for game in _positions("isis_osiris_v0", {}, seed=3):
+    for game in choice_positions("isis_osiris_v0", {}, seed=3):
         seat = game.current_player
         priors, _ = net.evaluate_game(game, seat)
         assert agent.act(game, seat) == int(np.argmax(priors))
@@ -406,7 +401,7 @@ def test_az_chooses_the_same_after_resampling_what_it_cannot_see(case):
     # Irk's action_values observation costs ~40 ms (every leaf reads one): a lighter check there
     sims, seeds = (6, (1,)) if params.get("action_values") else (24, (1, 2))
     for seed in seeds:
-        for k, game in enumerate(_positions(name, params, seed)):
+        for k, game in enumerate(choice_positions(name, params, seed)):
             seat = game.current_player
             expected = AZAgent(net, simulations=sims, seed=100 + k).act(game, seat)
             for _ in range(3):
@@ -426,7 +421,7 @@ def test_the_resample_check_catches_a_peeking_search(monkeypatch, name):
     net = _net(name, {}, seed=1)
     pairs = []
     for seed in range(1, 5):
-        for k, game in enumerate(_positions(name, {}, seed)):
+        for k, game in enumerate(choice_positions(name, {}, seed)):
             seat = game.current_player
             pairs.append((k, game, game.resample_hidden(seat, np.random.default_rng(k))))
     game_class = type(pairs[0][1])

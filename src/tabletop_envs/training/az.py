@@ -43,10 +43,12 @@ from tabletop_envs.agents.az import (
     VERSION,
     AZAgent,
     PolicyValueNet,
+    encode,
     encode_batch,
     game_meta,
     run_puct,
 )
+from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec, registered_envs
@@ -98,6 +100,11 @@ class AZConfig:
     final_eval_games: int = 200
     save_buffer: bool = True
     resume: str | None = None  # a run directory or its checkpoint.pt
+    warm_start: str | None = None  # agent spec imitated before self-play (e.g. "greedy")
+    warm_games: int = 2000  # games the warm-start agent plays against itself
+    warm_epochs: float = 4.0  # passes over the warm-start rows
+    warm_epsilon: float = 0.15  # share of random moves in those games
+    warm_temperature: float | None = None  # None: uniform over the tied-best actions
     seed: int = 0
     threads: int = 1  # torch threads (0: torch's default); 1 is fastest for these small nets
     out: str = "runs/az"
@@ -131,6 +138,7 @@ class AZConfig:
             ("eval_games", 1),
             ("final_eval_games", 0),
             ("threads", 0),
+            ("warm_games", 1),
         ):
             value = getattr(self, name)
             if type(value) is not int or value < low:
@@ -181,6 +189,19 @@ class AZConfig:
             )
         for spec in self.eval_opponents:
             make_agent(spec, self.env)  # ValueError naming the registered agents
+        if self.warm_start is not None:
+            make_agent(self.warm_start, self.env)
+        if not _number(self.warm_epochs) or not self.warm_epochs > 0:
+            raise ValueError(f"warm_epochs must be a number > 0, got {self.warm_epochs!r}")
+        if not _number(self.warm_epsilon) or not 0 <= self.warm_epsilon <= 1:
+            raise ValueError(f"warm_epsilon must be in [0, 1], got {self.warm_epsilon!r}")
+        if self.warm_temperature is not None and (
+            not _number(self.warm_temperature) or not self.warm_temperature > 0
+        ):
+            raise ValueError(
+                f"warm_temperature must be a number > 0 (or None: the tied-best actions), got "
+                f"{self.warm_temperature!r}"
+            )
 
 
 def _number(value: object) -> bool:
@@ -548,6 +569,88 @@ def self_play(
     )
 
 
+def expert_games(
+    expert: Agent,
+    game_class: type[GameState],
+    params: Any,
+    games: int,
+    rng: np.random.Generator,
+    epsilon: float = 0.1,
+    temperature: float | None = None,
+    value_target: str = "result",
+    score_scale: float = 10.0,
+) -> SelfPlayBatch:
+    """Play ``games`` games with ``expert`` in every seat and return its decisions as rows.
+
+    The warm start of a run: the network first learns to play like a heuristic (the policy
+    target) and how such games end (the value target), then self-play improves on it. A row's
+    policy target is uniform over the expert's tied-best actions
+    (:meth:`~tabletop_envs.agents.Agent.best_actions`), or with ``temperature`` the softmax of
+    its :meth:`~tabletop_envs.agents.Agent.action_scores` over the legal actions divided by
+    ``temperature`` (so near-best moves keep some weight). With ``epsilon``, that share of the
+    moves actually played is a uniformly random legal one (the row still holds the expert's
+    target), so the games also cover positions the expert alone would not reach.
+    """
+    start, cpu_start = time.perf_counter(), time.process_time()
+    expert.reset(int(rng.integers(2**63)))
+    out_obs: list[np.ndarray] = []
+    out_mask: list[np.ndarray] = []
+    out_pi: list[np.ndarray] = []
+    out_z: list[float] = []
+    lengths, results = [], []
+    for _ in range(games):
+        game = game_class(params, int(rng.integers(2**63)))
+        rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
+        plies = 0
+        while not game.is_terminal:
+            seat = game.current_player
+            mask = game.legal_mask().astype(bool)
+            legal = np.flatnonzero(mask)
+            pi = np.zeros(mask.shape, dtype=np.float32)
+            if len(legal) == 1:
+                pi[legal[0]] = 1.0
+                action = int(legal[0])
+            else:
+                scored = expert.action_scores(game, seat) if temperature is not None else None
+                if scored is not None:
+                    actions, scores = scored
+                    values = np.asarray(scores, dtype=np.float64) / float(temperature)
+                    weights = np.exp(values - values.max())
+                    pi[actions] = weights / weights.sum()
+                    best = np.flatnonzero(pi == pi.max())
+                else:
+                    best = np.asarray(expert.best_actions(game, seat))
+                    pi[best] = 1.0 / len(best)
+                if epsilon and rng.random() < epsilon:
+                    action = int(legal[rng.integers(len(legal))])
+                else:
+                    action = int(best[rng.integers(len(best))])
+            rows.append((encode(game, seat), mask, pi, seat))
+            game.apply(action)
+            plies += 1
+        z = value_targets(game, value_target, score_scale)
+        for o, m, p, seat in rows:
+            out_obs.append(o)
+            out_mask.append(m)
+            out_pi.append(p)
+            out_z.append(float(z[seat]))
+        lengths.append(plies)
+        results.append([float(r) for r in game.returns()])
+    return SelfPlayBatch(
+        obs=np.stack(out_obs),
+        mask=np.stack(out_mask),
+        pi=np.stack(out_pi),
+        z=np.asarray(out_z, dtype=np.float32),
+        games=games,
+        moves=len(out_z),
+        searches=0,
+        seconds=time.perf_counter() - start,
+        cpu_seconds=time.process_time() - cpu_start,
+        mean_length=float(np.mean(lengths)),
+        results=results,
+    )
+
+
 # ---- learning ---------------------------------------------------------------------------------
 def train_steps(
     net: Any,
@@ -641,6 +744,7 @@ class RunState:
     selfplay_cpu_seconds: float = 0.0
     train_seconds: float = 0.0
     eval_seconds: float = 0.0
+    warm_start: dict[str, Any] = field(default_factory=dict)  # what the warm start did
     iterations: list[dict[str, Any]] = field(default_factory=list)
     history: list[dict[str, Any]] = field(default_factory=list)
 
@@ -776,6 +880,8 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
     alpha = config.dirichlet_alpha
     if alpha is None:
         alpha = auto_dirichlet_alpha(game_class, params, seed=config.seed)
+    if config.warm_start is not None and not config.resume:
+        run.warm_start = _warm_start(config, net, optimizer, buffer, game_class, params, say)
     model_path = out / "model.npz"
     extra = {"env": config.env}
     if not model_path.exists() or not config.resume:
@@ -844,6 +950,7 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
         "selfplay_seconds": run.selfplay_seconds,  # every iteration so far, resumed ones too
         "train_seconds": run.train_seconds,
         "eval_seconds": run.eval_seconds,
+        "warm_start": run.warm_start,
         "selfplay_cpu_seconds": run.selfplay_cpu_seconds,
         "selfplay_positions_per_s": selfplay_rate,
         "selfplay_positions_per_cpu_s": cpu_rate,
@@ -864,6 +971,59 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
     for result in finals.values():
         say(f"final {format_eval(result)} over {result['games']} games")
     return results
+
+
+def _warm_start(
+    config: AZConfig,
+    net: Any,
+    optimizer: Any,
+    buffer: ReplayBuffer,
+    game_class: type[GameState],
+    params: Any,
+    say: Callable[[str], None],
+) -> dict[str, Any]:
+    """Fit the net to ``config.warm_start``'s games (:func:`expert_games`); return the record.
+
+    The rows train the net for ``warm_epochs`` passes, then join the replay buffer, where
+    self-play's rows replace them as it goes.
+    """
+    assert config.warm_start is not None
+    expert = make_agent(config.warm_start, config.env)
+    batch = expert_games(
+        expert,
+        game_class,
+        params,
+        config.warm_games,
+        np.random.default_rng([config.seed, 2**32 - 1]),
+        epsilon=config.warm_epsilon,
+        temperature=config.warm_temperature,
+        value_target=config.value_target,
+        score_scale=config.score_scale,
+    )
+    rows = ReplayBuffer(batch.moves, buffer.obs.shape[1], buffer.num_actions, buffer.obs.dtype)
+    rows.add(batch.obs, batch.mask, batch.pi, batch.z)
+    steps = max(1, math.ceil(config.warm_epochs * batch.moves / config.batch_size))
+    t0 = time.perf_counter()
+    losses = train_steps(
+        net, optimizer, rows, steps, config.batch_size, np.random.default_rng([config.seed, 2])
+    )
+    train_seconds = time.perf_counter() - t0
+    buffer.add(batch.obs, batch.mask, batch.pi, batch.z)
+    say(
+        f"warm start: {batch.games} games of {config.warm_start} ({batch.moves} positions, "
+        f"{batch.seconds:.0f} s), {steps} training steps ({train_seconds:.0f} s), loss "
+        f"{losses['loss']:.3f} (policy {losses['policy_loss']:.3f}, value "
+        f"{losses['value_loss']:.3f})"
+    )
+    return {
+        "agent": config.warm_start,
+        "games": batch.games,
+        "positions": batch.moves,
+        "play_seconds": batch.seconds,
+        "train_steps": steps,
+        "train_seconds": train_seconds,
+        **losses,
+    }
 
 
 def _iteration(
@@ -1108,6 +1268,37 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--resume", metavar="PATH", help="continue a run: its directory or checkpoint.pt"
     )
+    p.add_argument(
+        "--warm-start",
+        metavar="SPEC",
+        help="before self-play, fit the net to this agent's games against itself (e.g. greedy)",
+    )
+    p.add_argument(
+        "--warm-games",
+        type=int,
+        default=default["warm_games"],
+        help="games the --warm-start agent plays",
+    )
+    p.add_argument(
+        "--warm-epochs",
+        type=float,
+        default=default["warm_epochs"],
+        help="passes over the warm-start positions",
+    )
+    p.add_argument(
+        "--warm-epsilon",
+        type=float,
+        default=default["warm_epsilon"],
+        help="share of uniformly random moves in the warm-start games (the targets stay the "
+        "agent's)",
+    )
+    p.add_argument(
+        "--warm-temperature",
+        type=float,
+        default=None,
+        help="policy target softmax(score / T) of the agent's action scores (default: uniform "
+        "over its tied-best actions)",
+    )
     p.add_argument("--seed", type=int, default=default["seed"], help="seed of the run")
     p.add_argument(
         "--threads", type=int, default=default["threads"], help="torch threads (0: torch's default)"
@@ -1153,6 +1344,11 @@ def config_from_args(args: argparse.Namespace) -> AZConfig:
         final_eval_games=args.final_eval_games,
         save_buffer=args.save_buffer,
         resume=args.resume,
+        warm_start=args.warm_start,
+        warm_games=args.warm_games,
+        warm_epochs=args.warm_epochs,
+        warm_epsilon=args.warm_epsilon,
+        warm_temperature=args.warm_temperature,
         seed=args.seed,
         threads=args.threads,
         out=args.out,

@@ -84,6 +84,29 @@ def test_save_and_load_round_trip(tmp_path):
     assert np.array_equal(loaded.evaluate_game(game, 0)[0], net.evaluate_game(game, 0)[0])
 
 
+def test_float16_files_are_half_the_size_and_load_as_float32(tmp_path):
+    net = _net("iris_v0", hidden=(64,))
+    net.save(tmp_path / "full.npz")
+    net.save(tmp_path / "half.npz", dtype="float16")
+    full, half = (tmp_path / "full.npz").stat().st_size, (tmp_path / "half.npz").stat().st_size
+    assert half < 0.55 * full
+    with np.load(tmp_path / "half.npz") as data:
+        assert data["trunk_0_w"].dtype == np.float16
+    loaded = PolicyValueNet.load(tmp_path / "half.npz")
+    for key, value in net.arrays.items():
+        assert loaded.arrays[key].dtype == np.float32
+        np.testing.assert_array_equal(loaded.arrays[key], value.astype(np.float16))
+    game = IrisState.new(seed=3)
+    np.testing.assert_allclose(
+        loaded.evaluate_game(game, 0)[0], net.evaluate_game(game, 0)[0], atol=2e-3
+    )
+    with pytest.raises(ValueError, match="dtype must be 'float32' or 'float16'"):
+        net.save(tmp_path / "x.npz", dtype="int8")
+    big = PolicyValueNet(net.meta, {**net.arrays, "value_b": np.array([1e6], np.float32)})
+    with pytest.raises(ValueError, match="value_b does not fit float16"):
+        big.save(tmp_path / "big.npz", dtype="float16")
+
+
 def test_the_meta_is_the_documented_json():
     net = _net("irk_v0", {"num_players": 3})
     buffer = io.BytesIO()
@@ -132,7 +155,7 @@ BAD_FILES = {
     ),
     "float64": (
         lambda m, a: (m, {**a, "value_w": a["value_w"].astype(np.float64)}),
-        "value_w must be a float32",
+        "value_w must be a float32 \\(or float16\\)",
     ),
     "nan": (
         lambda m, a: (m, {**a, "policy_w": np.full_like(a["policy_w"], np.nan)}),

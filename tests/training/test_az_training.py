@@ -24,6 +24,7 @@ else:
     pytest.importorskip("tqdm")
 
 from tabletop_envs.agents.az import AZAgent, PolicyValueNet, encode
+from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.cli import main as cli_main
 from tabletop_envs.envs.registry import env_spec
 from tabletop_envs.training import az
@@ -214,6 +215,106 @@ def test_self_play_rows_are_legal_visit_distributions() -> None:
     assert batch.searches > 0
 
 
+def test_expert_games_hold_the_experts_targets() -> None:
+    game_class = env_spec("isis_osiris_v0").load_game()
+    params = game_class.params_class()
+    greedy = make_agent("greedy", "isis_osiris_v0")
+    batch = az.expert_games(greedy, game_class, params, 3, np.random.default_rng(0), epsilon=0.0)
+    assert batch.games == 3 and batch.moves == len(batch.z) == len(batch.obs)
+    np.testing.assert_allclose(batch.pi.sum(axis=1), 1.0, atol=1e-6)
+    assert np.all(batch.pi[~batch.mask] == 0)
+    # replaying the games: every row's target is uniform over greedy's tied-best actions
+    rng = np.random.default_rng(0)
+    rng.integers(2**63)  # the expert's reseed
+    row = 0
+    for _ in range(3):
+        game = game_class(params, int(rng.integers(2**63)))
+        first, seats = row, []
+        while not game.is_terminal:
+            seats.append(game.current_player)
+            seat = game.current_player
+            np.testing.assert_array_equal(batch.obs[row], encode(game, seat))
+            best = greedy.best_actions(game, seat)
+            np.testing.assert_allclose(batch.pi[row][best], 1.0 / len(best), atol=1e-6)
+            if batch.mask[row].sum() > 1:  # epsilon 0: greedy's move, tie broken by the stream
+                game.apply(best[int(rng.integers(len(best)))])
+            else:
+                game.apply(best[0])
+            row += 1
+        np.testing.assert_array_equal(batch.z[first:row], az.value_targets(game)[seats])
+    assert row == batch.moves
+
+
+def test_expert_games_soft_targets_and_exploration() -> None:
+    game_class = env_spec("iris_v0").load_game()
+    params = game_class.params_class()
+    greedy = make_agent("greedy", "iris_v0")
+    soft = az.expert_games(
+        greedy, game_class, params, 2, np.random.default_rng(1), epsilon=1.0, temperature=0.5
+    )
+    np.testing.assert_allclose(soft.pi.sum(axis=1), 1.0, atol=1e-5)
+    assert np.all(soft.pi[~soft.mask] == 0)
+    several = soft.mask.sum(axis=1) > 1
+    # a softmax gives every legal action some weight, and not all the same
+    assert np.all(soft.pi[several][soft.mask[several]] > 0)
+    assert np.any(soft.pi[several].max(axis=1) > 1.5 / soft.mask[several].sum(axis=1))
+    # epsilon 1.0: random moves, so the games differ from greedy's own
+    plain = az.expert_games(greedy, game_class, params, 2, np.random.default_rng(1), epsilon=0.0)
+    assert soft.moves != plain.moves or not np.array_equal(soft.obs, plain.obs)
+
+
+def test_warm_start_fits_the_expert_before_self_play(tmp_path: Path) -> None:
+    lines: list[str] = []
+    config = _tiny(
+        tmp_path,
+        "isis_osiris_v0",
+        warm_start="greedy",
+        warm_games=4,
+        warm_epochs=30,
+        iterations=1,
+        eval_every=0,
+        final_eval_games=0,
+        buffer_size=100_000,
+        hidden=(64,),
+    )
+    results = az.train_az(config, log=lines.append)
+    warm = results["warm_start"]
+    assert warm["agent"] == "greedy" and warm["games"] == 4 and warm["positions"] > 0
+    assert any(line.startswith("warm start: 4 games of greedy") for line in lines)
+    # the warm rows stay in the buffer ahead of the self-play rows
+    with np.load(Path(config.out) / "buffer.npz") as data:
+        assert len(data["z"]) == warm["positions"] + results["positions"]
+    # 30 passes over 4 games: the policy has learned greedy's choices in those positions
+    game_class = env_spec("isis_osiris_v0").load_game()
+    batch = az.expert_games(
+        make_agent("greedy", "isis_osiris_v0"),
+        game_class,
+        game_class.params_class(),
+        4,
+        np.random.default_rng([config.seed, 2**32 - 1]),
+        epsilon=config.warm_epsilon,
+    )
+    assert batch.moves == warm["positions"]
+    net = PolicyValueNet.load(Path(config.out) / "model.npz")
+    priors, _ = net(batch.obs, batch.mask)
+    agree = np.mean(batch.pi[np.arange(batch.moves), priors.argmax(axis=1)] > 0)
+    assert agree > 0.6
+    # resuming does not warm-start again
+    lines.clear()
+    again = _tiny(
+        tmp_path,
+        "isis_osiris_v0",
+        warm_start="greedy",
+        iterations=2,
+        eval_every=0,
+        final_eval_games=0,
+        hidden=(64,),
+        resume=config.out,
+    )
+    assert az.train_az(again, log=lines.append)["warm_start"] == warm
+    assert not any(line.startswith("warm start") for line in lines)
+
+
 # ---- whole runs -------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("env", "kwargs", "target"),
@@ -259,6 +360,19 @@ def test_ci_sized_run_writes_a_playable_model(
     agents = [AZAgent(net, simulations=2, seed=s) for s in range(game.num_players)]
     steps = play_game(game, agents, [f"az{s}" for s in range(game.num_players)])
     assert game.is_terminal and steps > 0
+
+
+def test_float16_model_is_the_float32_model_rounded(tmp_path: Path) -> None:
+    full = _tiny(tmp_path / "a", "irk_v0", eval_every=0, final_eval_games=0)
+    half = _tiny(tmp_path / "b", "irk_v0", eval_every=0, final_eval_games=0, model_dtype="float16")
+    az.train_az(full, log=_quiet)
+    az.train_az(half, log=_quiet)
+    with np.load(Path(half.out) / "model.npz") as data:
+        assert data["trunk_0_w"].dtype == np.float16
+    a = PolicyValueNet.load(Path(full.out) / "model.npz")
+    b = PolicyValueNet.load(Path(half.out) / "model.npz")
+    for key in a.arrays:  # the same training; only the file's rounding differs
+        np.testing.assert_array_equal(a.arrays[key].astype(np.float16), b.arrays[key])
 
 
 def test_resume_continues_exactly_where_the_checkpoint_stopped(tmp_path: Path) -> None:
@@ -321,6 +435,12 @@ def test_a_time_budget_alone_runs_until_it() -> None:
         ({"weight_decay": "none"}, "weight_decay must be a number >= 0"),
         ({"time_budget": float("inf")}, "time_budget must be a number of minutes > 0"),
         ({"dirichlet_alpha": -1.0}, "dirichlet_alpha must be a number > 0"),
+        ({"warm_start": "nobody"}, "unknown agent 'nobody'"),
+        ({"model_dtype": "int8"}, "model_dtype must be float32 or float16"),
+        ({"warm_games": 0}, "warm_games must be an integer >= 1"),
+        ({"warm_epochs": 0}, "warm_epochs must be a number > 0"),
+        ({"warm_epsilon": 2}, "warm_epsilon must be in"),
+        ({"warm_temperature": -1}, "warm_temperature must be a number > 0"),
     ],
 )
 def test_bad_settings_are_named(tmp_path: Path, overrides: dict, message: str) -> None:

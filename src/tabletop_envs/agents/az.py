@@ -5,7 +5,8 @@ The network is a plain MLP stored in an ``.npz`` file (:class:`PolicyValueNet`);
 legal actions and a value in [-1, 1] for the seat whose observation it read. Training lives in
 :mod:`tabletop_envs.training` (torch); this module needs numpy only.
 
-File format (``meta`` plus float32 arrays, read with ``allow_pickle=False``):
+File format (``meta`` plus float32 or float16 arrays, read with ``allow_pickle=False``; float16
+halves the file and is widened to float32 on load, which is what the forward pass uses):
 
 - ``meta``: a 0-d unicode array holding a JSON object ``{"format": "tabletop_envs-az",
   "version": 1, "game": <core game name>, "params": <the game's parameters as JSON>,
@@ -169,14 +170,16 @@ class PolicyValueNet:
         self.arrays: dict[str, np.ndarray] = {}
         for key, shape in shapes.items():
             value = arrays[key]
-            if not isinstance(value, np.ndarray) or value.dtype != np.float32:
+            if not isinstance(value, np.ndarray) or value.dtype not in (np.float32, np.float16):
                 kind = value.dtype if isinstance(value, np.ndarray) else type(value).__name__
-                raise ValueError(f"network array {key} must be a float32 numpy array, got {kind}")
+                raise ValueError(
+                    f"network array {key} must be a float32 (or float16) numpy array, got {kind}"
+                )
             if value.shape != shape:
                 raise ValueError(f"network array {key} must have shape {shape}, got {value.shape}")
             if not np.isfinite(value).all():
                 raise ValueError(f"network array {key} holds non-finite values (nan or inf)")
-            copy = value.copy()
+            copy = value.astype(np.float32)  # always a copy
             copy.setflags(write=False)
             self.arrays[key] = copy
         depth = len(self.meta["hidden"])
@@ -336,10 +339,21 @@ class PolicyValueNet:
         except ValueError as err:
             raise ValueError(f"{name}: {err}") from None
 
-    def save(self, target: str | Path | IO[bytes]) -> None:
-        """Write the network as an ``.npz`` file that :meth:`load` reads back identically."""
+    def save(self, target: str | Path | IO[bytes], dtype: str = "float32") -> None:
+        """Write the network as an ``.npz`` file that :meth:`load` reads back.
+
+        ``dtype="float32"`` reads back identically; ``"float16"`` halves the file, and what
+        :meth:`load` reads back is each weight rounded to the nearest float16 (the network's
+        outputs then move by about 1e-3; weights beyond float16's range are refused).
+        """
+        if dtype not in ("float32", "float16"):
+            raise ValueError(f"dtype must be 'float32' or 'float16', got {dtype!r}")
         entries: dict[str, Any] = {"meta": np.array(json.dumps(self.meta, sort_keys=True))}
-        entries.update(self.arrays)
+        for key, value in self.arrays.items():
+            stored = value.astype(dtype)
+            if not np.isfinite(stored).all():
+                raise ValueError(f"network array {key} does not fit float16 (|w| > 65504)")
+            entries[key] = stored
         if isinstance(target, (str, Path)):  # np.savez would append ".npz" to another suffix
             with open(target, "wb") as file:
                 np.savez(file, **entries)

@@ -100,6 +100,9 @@ class AZConfig:
     final_eval_games: int = 200
     save_buffer: bool = True
     resume: str | None = None  # a run directory or its checkpoint.pt
+    opponent: str | None = None  # agent spec seated in a share of the games (e.g. "greedy")
+    opponent_share: float = 0.5  # share of each iteration's games with the opponent in them
+    model_dtype: str = "float32"  # of model.npz's weights: float32 | float16 (half the size)
     warm_start: str | None = None  # agent spec imitated before self-play (e.g. "greedy")
     warm_games: int = 2000  # games the warm-start agent plays against itself
     warm_epochs: float = 4.0  # passes over the warm-start rows
@@ -189,6 +192,12 @@ class AZConfig:
             )
         for spec in self.eval_opponents:
             make_agent(spec, self.env)  # ValueError naming the registered agents
+        if self.opponent is not None:
+            make_agent(self.opponent, self.env)
+        if not _number(self.opponent_share) or not 0 <= self.opponent_share <= 1:
+            raise ValueError(f"opponent_share must be in [0, 1], got {self.opponent_share!r}")
+        if self.model_dtype not in ("float32", "float16"):
+            raise ValueError(f"model_dtype must be float32 or float16, got {self.model_dtype!r}")
         if self.warm_start is not None:
             make_agent(self.warm_start, self.env)
         if not _number(self.warm_epochs) or not self.warm_epochs > 0:
@@ -287,16 +296,18 @@ def to_numpy_net(net: Any, game: GameState, **extra_meta: Any) -> PolicyValueNet
     return PolicyValueNet(meta, arrays)
 
 
-def export_npz(net: Any, path: str | Path, game: GameState, **extra_meta: Any) -> PolicyValueNet:
+def export_npz(
+    net: Any, path: str | Path, game: GameState, dtype: str = "float32", **extra_meta: Any
+) -> PolicyValueNet:
     """Write the torch net as a network file ``path`` (replaced atomically); return it.
 
     The file is :class:`PolicyValueNet`'s format, for ``game``'s parameters; ``AZAgent`` plays
-    with it (``PolicyValueNet.load(path)``).
+    with it (``PolicyValueNet.load(path)``). ``dtype="float16"`` stores half-size weights.
     """
     numpy_net = to_numpy_net(net, game, **extra_meta)
     path = Path(path)
     partial = path.with_name(path.name + ".partial")
-    numpy_net.save(partial)
+    numpy_net.save(partial, dtype=dtype)
     os.replace(partial, path)
     return numpy_net
 
@@ -495,15 +506,26 @@ def self_play(
     rng: np.random.Generator,
     dirichlet_alpha: float,
     on_move: Callable[[int, int], None] | None = None,
+    opponent: Agent | None = None,
+    opponent_games: int = 0,
 ) -> SelfPlayBatch:
     """Play ``config.games`` games in lockstep with PUCT and return their training rows.
 
     At every step one :func:`run_puct` call searches the positions of all unfinished games (a
     position with one legal action is played without search), so the network runs once per
     simulation round on all their leaves. ``on_move(step, active_games)`` hears each step.
+
+    With an ``opponent``, the first ``opponent_games`` games seat it in one seat (game ``i``:
+    seat ``i % players``, so every seat takes its turn); it plays there with its own ``act``,
+    and only the searching seats' positions become rows. The value targets of those rows are
+    the results against that opponent.
     """
     start, cpu_start = time.perf_counter(), time.process_time()
     games = [game_class(params, int(rng.integers(2**63))) for _ in range(config.games)]
+    n_players = games[0].num_players
+    fixed = [i % n_players if opponent and i < opponent_games else -1 for i in range(len(games))]
+    if opponent is not None:
+        opponent.reset(int(rng.integers(2**63)))
     rows: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [[] for _ in games]
     plies = [0] * len(games)
     active = list(range(len(games)))
@@ -511,6 +533,14 @@ def self_play(
     while active:
         if on_move is not None:
             on_move(step, len(active))
+        if opponent is not None:  # the opponent's moves first, then search the rest
+            for i in active:
+                while not games[i].is_terminal and games[i].current_player == fixed[i]:
+                    games[i].apply(opponent.act(games[i], fixed[i]))
+                    plies[i] += 1
+            active = [i for i in active if not games[i].is_terminal]
+            if not active:
+                break
         roots = [games[i] for i in active]
         seats = [g.current_player for g in roots]
         obs = encode_batch(roots, seats)
@@ -885,7 +915,14 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
     model_path = out / "model.npz"
     extra = {"env": config.env}
     if not model_path.exists() or not config.resume:
-        export_npz(net, model_path, proto, **extra, trained={"iteration": run.iteration})
+        export_npz(
+            net,
+            model_path,
+            proto,
+            config.model_dtype,
+            **extra,
+            trained={"iteration": run.iteration},
+        )
     budget = None if config.time_budget is None else 60.0 * config.time_budget
     bar = _progress(config, run.iteration)
     last_seconds = 0.0
@@ -900,7 +937,14 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
                 break
             t0 = time.perf_counter()
             record = _iteration(config, run, net, optimizer, buffer, game_class, params, alpha, bar)
-            export_npz(net, model_path, proto, **extra, trained={"iteration": run.iteration})
+            export_npz(
+                net,
+                model_path,
+                proto,
+                config.model_dtype,
+                **extra,
+                trained={"iteration": run.iteration},
+            )
             if config.save_buffer:
                 save_buffer(out, buffer)
             if config.eval_every and run.iteration % config.eval_every == 0:
@@ -1045,7 +1089,18 @@ def _iteration(
         if bar is not None:
             bar.set_description_str(f"iteration {k + 1}: move {step + 1}, {active} games")
 
-    batch = self_play(torch_evaluator(net), game_class, params, config, rng, alpha, on_move)
+    opponent = None if config.opponent is None else make_agent(config.opponent, config.env)
+    batch = self_play(
+        torch_evaluator(net),
+        game_class,
+        params,
+        config,
+        rng,
+        alpha,
+        on_move,
+        opponent=opponent,
+        opponent_games=round(config.opponent_share * config.games),
+    )
     buffer.add(batch.obs, batch.mask, batch.pi, batch.z)
     steps = max(1, math.ceil(config.sample_reuse * batch.moves / config.batch_size))
     t0 = time.perf_counter()
@@ -1269,9 +1324,28 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "--resume", metavar="PATH", help="continue a run: its directory or checkpoint.pt"
     )
     p.add_argument(
+        "--opponent",
+        metavar="SPEC",
+        help="an agent seated in --opponent-share of the games (seats rotated), e.g. greedy; "
+        "the network learns from its own moves there (default: none, pure self-play)",
+    )
+    p.add_argument(
+        "--opponent-share",
+        type=float,
+        default=default["opponent_share"],
+        help="share of each iteration's games with --opponent in them",
+    )
+    p.add_argument(
+        "--model-dtype",
+        choices=("float32", "float16"),
+        default=default["model_dtype"],
+        help="weights of model.npz; float16 halves the file (outputs move by about 1e-3)",
+    )
+    p.add_argument(
         "--warm-start",
         metavar="SPEC",
-        help="before self-play, fit the net to this agent's games against itself (e.g. greedy)",
+        help="before self-play, fit the net to this agent's games against itself, e.g. greedy "
+        "(default: none, self-play from random weights)",
     )
     p.add_argument(
         "--warm-games",
@@ -1344,6 +1418,9 @@ def config_from_args(args: argparse.Namespace) -> AZConfig:
         final_eval_games=args.final_eval_games,
         save_buffer=args.save_buffer,
         resume=args.resume,
+        opponent=args.opponent,
+        opponent_share=args.opponent_share,
+        model_dtype=args.model_dtype,
         warm_start=args.warm_start,
         warm_games=args.warm_games,
         warm_epochs=args.warm_epochs,

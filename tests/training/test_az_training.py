@@ -24,6 +24,7 @@ else:
     pytest.importorskip("tqdm")
 
 from tabletop_envs.agents.az import AZAgent, PolicyValueNet, encode
+from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.cli import main as cli_main
 from tabletop_envs.envs.registry import env_spec
@@ -315,6 +316,48 @@ def test_warm_start_fits_the_expert_before_self_play(tmp_path: Path) -> None:
     assert not any(line.startswith("warm start") for line in lines)
 
 
+class _Spy(Agent):
+    """Greedy that records which seat of which game it played."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.greedy = make_agent("greedy", "iris_v0")
+        self.calls: list[tuple[int, int]] = []
+
+    def act(self, game, seat: int) -> int:
+        assert seat == game.current_player
+        self.calls.append((id(game), seat))
+        return self.greedy.act(game, seat)
+
+
+def test_an_opponent_plays_its_seat_and_gives_no_rows() -> None:
+    config = az.AZConfig(env="iris_v0", hidden=(8,), games=4, simulations=2)
+    game_class = env_spec("iris_v0").load_game()
+    net = az.build_torch_net(810, 82, (8,))
+    spy = _Spy()
+    batch = az.self_play(
+        az.torch_evaluator(net),
+        game_class,
+        game_class.params_class(),
+        config,
+        np.random.default_rng(0),
+        0.3,
+        opponent=spy,
+        opponent_games=3,
+    )
+    seats_by_game: dict[int, set[int]] = {}
+    for game_id, seat in spy.calls:
+        seats_by_game.setdefault(game_id, set()).add(seat)
+    # three games hold the opponent, each in one seat, the seats rotated (0, 1, 0)
+    assert len(seats_by_game) == 3
+    assert sorted(len(v) for v in seats_by_game.values()) == [1, 1, 1]
+    assert sorted(next(iter(v)) for v in seats_by_game.values()) == [0, 0, 1]
+    # every move is either the opponent's or a row
+    assert batch.moves + len(spy.calls) == round(batch.mean_length * batch.games)
+    assert 0 < len(spy.calls) < batch.moves
+
+
 # ---- whole runs -------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("env", "kwargs", "target"),
@@ -436,6 +479,8 @@ def test_a_time_budget_alone_runs_until_it() -> None:
         ({"time_budget": float("inf")}, "time_budget must be a number of minutes > 0"),
         ({"dirichlet_alpha": -1.0}, "dirichlet_alpha must be a number > 0"),
         ({"warm_start": "nobody"}, "unknown agent 'nobody'"),
+        ({"opponent": "nobody"}, "unknown agent 'nobody'"),
+        ({"opponent_share": -0.1}, "opponent_share must be in"),
         ({"model_dtype": "int8"}, "model_dtype must be float32 or float16"),
         ({"warm_games": 0}, "warm_games must be an integer >= 1"),
         ({"warm_epochs": 0}, "warm_epochs must be a number > 0"),

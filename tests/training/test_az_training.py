@@ -272,6 +272,7 @@ def test_warm_start_fits_the_expert_before_self_play(tmp_path: Path) -> None:
         warm_start="greedy",
         warm_games=4,
         warm_epochs=30,
+        warm_learning_rate=3e-3,
         iterations=1,
         eval_every=0,
         final_eval_games=0,
@@ -282,6 +283,9 @@ def test_warm_start_fits_the_expert_before_self_play(tmp_path: Path) -> None:
     warm = results["warm_start"]
     assert warm["agent"] == "greedy" and warm["games"] == 4 and warm["positions"] > 0
     assert any(line.startswith("warm start: 4 games of greedy") for line in lines)
+    # self-play trains at its own rate again
+    saved = az.load_checkpoint(config.out)["optimizer"]["param_groups"]
+    assert [g["lr"] for g in saved] == [config.learning_rate]
     # the warm rows stay in the buffer ahead of the self-play rows
     with np.load(Path(config.out) / "buffer.npz") as data:
         assert len(data["z"]) == warm["positions"] + results["positions"]
@@ -486,6 +490,7 @@ def test_a_time_budget_alone_runs_until_it() -> None:
         ({"warm_epochs": 0}, "warm_epochs must be a number > 0"),
         ({"warm_epsilon": 2}, "warm_epsilon must be in"),
         ({"warm_temperature": -1}, "warm_temperature must be a number > 0"),
+        ({"warm_learning_rate": 0}, "warm_learning_rate must be a number > 0"),
     ],
 )
 def test_bad_settings_are_named(tmp_path: Path, overrides: dict, message: str) -> None:

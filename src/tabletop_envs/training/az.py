@@ -108,6 +108,7 @@ class AZConfig:
     warm_epochs: float = 4.0  # passes over the warm-start rows
     warm_epsilon: float = 0.15  # share of random moves in those games
     warm_temperature: float | None = None  # None: uniform over the tied-best actions
+    warm_learning_rate: float | None = None  # None: learning_rate
     seed: int = 0
     threads: int = 1  # torch threads (0: torch's default); 1 is fastest for these small nets
     out: str = "runs/az"
@@ -204,6 +205,13 @@ class AZConfig:
             raise ValueError(f"warm_epochs must be a number > 0, got {self.warm_epochs!r}")
         if not _number(self.warm_epsilon) or not 0 <= self.warm_epsilon <= 1:
             raise ValueError(f"warm_epsilon must be in [0, 1], got {self.warm_epsilon!r}")
+        if self.warm_learning_rate is not None and (
+            not _number(self.warm_learning_rate) or not self.warm_learning_rate > 0
+        ):
+            raise ValueError(
+                f"warm_learning_rate must be a number > 0 (or None: learning_rate), got "
+                f"{self.warm_learning_rate!r}"
+            )
         if self.warm_temperature is not None and (
             not _number(self.warm_temperature) or not self.warm_temperature > 0
         ):
@@ -1048,9 +1056,14 @@ def _warm_start(
     rows.add(batch.obs, batch.mask, batch.pi, batch.z)
     steps = max(1, math.ceil(config.warm_epochs * batch.moves / config.batch_size))
     t0 = time.perf_counter()
+    if config.warm_learning_rate is not None:
+        for group in optimizer.param_groups:
+            group["lr"] = config.warm_learning_rate
     losses = train_steps(
         net, optimizer, rows, steps, config.batch_size, np.random.default_rng([config.seed, 2])
     )
+    for group in optimizer.param_groups:
+        group["lr"] = config.learning_rate
     train_seconds = time.perf_counter() - t0
     buffer.add(batch.obs, batch.mask, batch.pi, batch.z)
     say(
@@ -1367,6 +1380,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "agent's)",
     )
     p.add_argument(
+        "--warm-lr",
+        type=float,
+        default=None,
+        help="Adam learning rate of the warm start (default: --lr)",
+    )
+    p.add_argument(
         "--warm-temperature",
         type=float,
         default=None,
@@ -1426,6 +1445,7 @@ def config_from_args(args: argparse.Namespace) -> AZConfig:
         warm_epochs=args.warm_epochs,
         warm_epsilon=args.warm_epsilon,
         warm_temperature=args.warm_temperature,
+        warm_learning_rate=args.warm_lr,
         seed=args.seed,
         threads=args.threads,
         out=args.out,

@@ -107,6 +107,18 @@ def test_float16_files_are_half_the_size_and_load_as_float32(tmp_path):
         big.save(tmp_path / "big.npz", dtype="float16")
 
 
+def test_a_files_simulations_are_the_agents_default(tmp_path):
+    net = _net("iris_v0", hidden=(8,))
+    assert AZAgent(net).simulations == 64  # no entry: the library's default
+    meta = {**net.meta, "simulations": 200}
+    PolicyValueNet(meta, net.arrays).save(tmp_path / "n.npz")
+    loaded = PolicyValueNet.load(tmp_path / "n.npz")
+    assert AZAgent(loaded).simulations == 200
+    assert AZAgent(loaded, simulations=5).simulations == 5
+    assert make_agent(f"az:{tmp_path / 'n.npz'}", "iris_v0").simulations == 200
+    assert make_agent(f"az:{tmp_path / 'n.npz'},simulations=0", "iris_v0").simulations == 0
+
+
 def test_the_meta_is_the_documented_json():
     net = _net("irk_v0", {"num_players": 3})
     buffer = io.BytesIO()
@@ -171,6 +183,10 @@ BAD_FILES = {
     "meta format": (lambda m, a: ({**m, "format": "other"}, a), "format must be"),
     "meta version": (lambda m, a: ({**m, "version": 2}, a), "version 2 is not supported"),
     "meta version bool": (lambda m, a: ({**m, "version": True}, a), "version True"),
+    "meta simulations": (
+        lambda m, a: ({**m, "simulations": 2.5}, a),
+        r"simulations must be an int in 0\.\.10000000, got 2\.5",
+    ),
     "meta game": (lambda m, a: ({**m, "game": 3}, a), "game must be a game name"),
     "meta params": (lambda m, a: ({**m, "params": [1]}, a), "params must be a JSON object"),
     "meta obs_dim": (lambda m, a: ({**m, "obs_dim": "81"}, a), "obs_dim must be an int"),
@@ -211,7 +227,9 @@ def test_files_that_are_no_npz_are_refused(tmp_path):
 def test_construction_from_arrays_is_checked_too():
     meta, arrays = _file_parts()
     assert PolicyValueNet(meta, arrays).hidden == [8]
-    with pytest.raises(ValueError, match="trunk_0_b must be a float32 numpy array, got list"):
+    with pytest.raises(
+        ValueError, match=r"trunk_0_b must be a float32 \(or float16\) numpy array, got list"
+    ):
         PolicyValueNet(meta, {**arrays, "trunk_0_b": [0.0] * 8})
     net = PolicyValueNet(meta, arrays)
     arrays["policy_b"][0] = 5.0  # the network keeps its own read-only copy

@@ -401,6 +401,7 @@ def test_ci_sized_run_writes_a_playable_model(
         assert len(data["z"]) == saved["positions"]
     # the shipped file plays legal games for every seat (play_game raises on an illegal move)
     net = PolicyValueNet.load(out / "model.npz")
+    assert net.meta["simulations"] == config.eval_simulations  # what the agent plays by default
     game_class = env_spec(env).load_game()
     game = game_class.new(seed=5, **kwargs)
     net.check_game(game)

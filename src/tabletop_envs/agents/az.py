@@ -10,8 +10,9 @@ halves the file and is widened to float32 on load, which is what the forward pas
 
 - ``meta``: a 0-d unicode array holding a JSON object ``{"format": "tabletop_envs-az",
   "version": 1, "game": <core game name>, "params": <the game's parameters as JSON>,
-  "obs_dim": D, "num_actions": A, "hidden": [h1, ...]}``; other keys (``"env"``,
-  ``"trained"``...) are kept and ignored;
+  "obs_dim": D, "num_actions": A, "hidden": [h1, ...]}``; optional ``"simulations"`` (an int
+  >= 0) is the agent's default number of simulations with this network; other keys
+  (``"env"``, ``"trained"``...) are kept and ignored;
 - ``trunk_<i>_w`` (in, h_i) and ``trunk_<i>_b`` (h_i,) for each hidden layer, ReLU after each;
 - ``policy_w`` (h_last, A), ``policy_b`` (A,): the logits, softmaxed over the legal actions;
 - ``value_w`` (h_last, 1), ``value_b`` (1,): the value, through tanh.
@@ -44,6 +45,8 @@ VERSION = 1
 META_KEYS = ("format", "version", "game", "params", "obs_dim", "num_actions", "hidden")
 #: Largest layer width or input/output size a file may declare (a guard against absurd files).
 MAX_SIZE = 1 << 20
+#: Most simulations per move an agent (or a file's default) may ask for.
+MAX_SIMULATIONS = 10**7
 
 #: ``evaluate(obs (L, D) float32, mask (L, A) bool) -> (priors (L, A), values (L,))``.
 Evaluator = Callable[[np.ndarray, np.ndarray], "tuple[np.ndarray, np.ndarray]"]
@@ -131,6 +134,13 @@ def check_meta(meta: object) -> dict[str, Any]:
         raise ValueError(
             f"network meta hidden must be a list of layer widths (ints in 1..{MAX_SIZE}), "
             f"got {hidden!r}"
+        )
+    if "simulations" in meta and (
+        type(meta["simulations"]) is not int or not 0 <= meta["simulations"] <= MAX_SIMULATIONS
+    ):
+        raise ValueError(
+            f"network meta simulations must be an int in 0..{MAX_SIMULATIONS}, got "
+            f"{meta['simulations']!r}"
         )
     return meta
 
@@ -350,7 +360,8 @@ class PolicyValueNet:
             raise ValueError(f"dtype must be 'float32' or 'float16', got {dtype!r}")
         entries: dict[str, Any] = {"meta": np.array(json.dumps(self.meta, sort_keys=True))}
         for key, value in self.arrays.items():
-            stored = value.astype(dtype)
+            with np.errstate(over="ignore"):  # an overflow becomes inf, refused just below
+                stored = value.astype(dtype)
             if not np.isfinite(stored).all():
                 raise ValueError(f"network array {key} does not fit float16 (|w| > 65504)")
             entries[key] = stored
@@ -662,6 +673,8 @@ DEFAULT_SIMULATIONS = 64
 class AZAgent(Agent):
     """Plays the most visited action of a PUCT search guided by a :class:`PolicyValueNet`.
 
+    ``simulations=None`` takes the network file's ``"simulations"`` (the number its maker
+    measured it with), else :data:`DEFAULT_SIMULATIONS`.
     Ties go to the higher prior, then the lower action id. ``simulations=0`` plays the
     network's most likely legal action without search. A decision with a single legal action
     is returned at once. The search reads only what the seat may know (see :func:`run_puct`).
@@ -672,7 +685,7 @@ class AZAgent(Agent):
     def __init__(
         self,
         net: PolicyValueNet,
-        simulations: int = DEFAULT_SIMULATIONS,
+        simulations: int | None = None,
         c_puct: float = 1.5,
         seed: int | None = None,
     ) -> None:
@@ -682,7 +695,9 @@ class AZAgent(Agent):
                 f"{type(net).__name__}"
             )
         self.net = net
-        self.simulations = check_int_range("simulations", simulations, 0, 10**7)
+        if simulations is None:
+            simulations = int(net.meta.get("simulations", DEFAULT_SIMULATIONS))
+        self.simulations = check_int_range("simulations", simulations, 0, MAX_SIMULATIONS)
         if not isinstance(c_puct, (int, float)) or not 0 <= c_puct < math.inf:
             raise ValueError(f"c_puct must be a finite number >= 0, got {c_puct!r}")
         self.c_puct = float(c_puct)

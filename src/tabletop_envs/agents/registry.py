@@ -10,7 +10,8 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
   ``exploration`` (float, alias ``c``) and ``rollout`` (``random``/``greedy``);
 - ``az`` — PUCT search guided by a policy-value network file (:mod:`tabletop_envs.agents.az`,
   numpy only): ``az:PATH`` with comma-separated ``key=value`` options after the path,
-  ``simulations`` (int, default 64; 0 plays the network's most likely move without search)
+  ``simulations`` (int; default: the file's own ``simulations`` entry, else 64; 0 plays the
+  network's most likely move without search)
   and ``c`` (float, the PUCT constant, default 1.5), e.g. ``az:iris.npz,simulations=200,c=2``;
 - ``expert`` — the network packaged for the env (``tabletop_envs/agents/experts/<env>.npz``)
   played as ``az`` is, same options: ``expert``, ``expert:simulations=200``; an env without a

@@ -921,7 +921,11 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
     if config.warm_start is not None and not config.resume:
         run.warm_start = _warm_start(config, net, optimizer, buffer, game_class, params, say)
     model_path = out / "model.npz"
-    extra = {"env": config.env}
+    # the file's default simulations: what its evaluations play with
+    play_simulations = (
+        config.simulations if config.eval_simulations is None else config.eval_simulations
+    )
+    extra = {"env": config.env, "simulations": play_simulations}
     if not model_path.exists() or not config.resume:
         export_npz(
             net,

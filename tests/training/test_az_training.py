@@ -423,6 +423,48 @@ def test_float16_model_is_the_float32_model_rounded(tmp_path: Path) -> None:
         np.testing.assert_array_equal(a.arrays[key].astype(np.float16), b.arrays[key])
 
 
+def test_keep_best_ships_the_best_evaluated_model(tmp_path: Path, monkeypatch) -> None:
+    scripted = iter([0.2, 0.8, 0.5])  # the periodic scores of iterations 1, 2, 3
+    played: list[tuple[str, int]] = []
+
+    def fake_evaluate(path, config, opponent, games, seed):
+        net = PolicyValueNet.load(path)
+        played.append((Path(path).name, net.meta["trained"]["iteration"]))
+        rate = next(scripted) if games == config.eval_games else 0.5
+        wins = round(rate * games)
+        return {
+            "opponent": opponent,
+            "games": games,
+            "wins": wins,
+            "draws": 0,
+            "losses": games - wins,
+            "win_rate": wins / games,
+            "ci95": [0.0, 1.0],
+        }
+
+    monkeypatch.setattr(az, "evaluate_file", fake_evaluate)
+    lines: list[str] = []
+    config = _tiny(
+        tmp_path,
+        iterations=3,
+        eval_every=1,
+        eval_games=10,
+        final_eval_games=4,
+        eval_opponents=("greedy",),
+        keep_best=True,
+    )
+    results = az.train_az(config, log=lines.append)
+    out = Path(config.out)
+    assert results["best"] == {"iteration": 2, "score": 0.8, "model": str(out / "best.npz")}
+    assert PolicyValueNet.load(out / "best.npz").meta["trained"]["iteration"] == 2
+    assert PolicyValueNet.load(out / "model.npz").meta["trained"]["iteration"] == 3
+    # the periodic evaluations played the latest model; the final one played best.npz
+    assert played == [("model.npz", 1), ("model.npz", 2), ("model.npz", 3), ("best.npz", 2)]
+    assert sum("best so far" in line for line in lines) == 2
+    with pytest.raises(ValueError, match="keep_best chooses by the periodic evaluations"):
+        _tiny(tmp_path, eval_every=0, keep_best=True)
+
+
 def test_resume_continues_exactly_where_the_checkpoint_stopped(tmp_path: Path) -> None:
     straight = _tiny(tmp_path / "a", "isis_osiris_v0", iterations=2, eval_every=0)
     az.train_az(straight, log=_quiet)

@@ -29,6 +29,7 @@ import dataclasses
 import json
 import math
 import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -98,6 +99,7 @@ class AZConfig:
     eval_opponents: tuple[str, ...] = ("greedy", "random")
     eval_simulations: int | None = None  # None: simulations
     final_eval_games: int = 200
+    keep_best: bool = False  # keep best.npz, the periodic evaluations' best; it is what ships
     save_buffer: bool = True
     resume: str | None = None  # a run directory or its checkpoint.pt
     opponent: str | None = None  # agent spec seated in a share of the games (e.g. "greedy")
@@ -187,6 +189,8 @@ class AZConfig:
             )
         if self.iterations == 0 and self.time_budget is None:
             raise ValueError("iterations 0 runs until the time budget: give a time_budget too")
+        if self.keep_best and not self.eval_every:
+            raise ValueError("keep_best chooses by the periodic evaluations: give eval_every > 0")
         if self.eval_every and not self.eval_opponents:
             raise ValueError(
                 "periodic evaluations need at least one eval opponent (or eval_every 0)"
@@ -760,6 +764,11 @@ def evaluate_file(
     }
 
 
+def selection_score(vs: dict[str, dict[str, Any]]) -> float:
+    """Return the mean over opponents of (wins + draws / 2) / games: what ``keep_best`` ranks."""
+    return float(np.mean([(r["wins"] + r["draws"] / 2) / r["games"] for r in vs.values()]))
+
+
 def format_eval(result: dict[str, Any]) -> str:
     """Return a one-line summary of an :func:`evaluate_file` result."""
     low, high = result["ci95"]
@@ -783,6 +792,7 @@ class RunState:
     train_seconds: float = 0.0
     eval_seconds: float = 0.0
     warm_start: dict[str, Any] = field(default_factory=dict)  # what the warm start did
+    best: dict[str, Any] = field(default_factory=dict)  # keep_best: iteration, score of best.npz
     iterations: list[dict[str, Any]] = field(default_factory=list)
     history: list[dict[str, Any]] = field(default_factory=list)
 
@@ -973,6 +983,12 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
                 run.history.append(point)
                 for result in point["vs"].values():
                     _write(bar, say, f"[iteration {run.iteration}] {format_eval(result)}")
+                if config.keep_best:
+                    score = selection_score(point["vs"])
+                    if not run.best or score >= run.best["score"]:
+                        shutil.copyfile(model_path, out / "best.npz")
+                        run.best = {"iteration": run.iteration, "score": score}
+                        _write(bar, say, f"[iteration {run.iteration}] best so far: {score:.3f}")
                 record["vs"] = {k: v["win_rate"] for k, v in point["vs"].items()}
             save_checkpoint(out, net, optimizer, config, run)
             last_seconds = time.perf_counter() - t0
@@ -986,10 +1002,11 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
             bar.close()
     wall = time.perf_counter() - start
     finals = {}
+    shipped = out / "best.npz" if config.keep_best and run.best else model_path
     if config.final_eval_games:
         for k, opp in enumerate(config.eval_opponents):
             finals[opp] = evaluate_file(
-                model_path, config, opp, config.final_eval_games, config.seed + 1_000_003 + k
+                shipped, config, opp, config.final_eval_games, config.seed + 1_000_003 + k
             )
     selfplay_rate = run.positions / run.selfplay_seconds if run.selfplay_seconds else 0.0
     cpu_rate = run.positions / run.selfplay_cpu_seconds if run.selfplay_cpu_seconds else 0.0
@@ -1014,6 +1031,7 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
         "history": run.history,
         "final": finals,
         "model": str(model_path),
+        "best": {**run.best, "model": str(shipped)} if run.best else {},
         "checkpoint": str(out / "checkpoint.pt"),
     }
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
@@ -1332,6 +1350,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="games per opponent in the final evaluation (0: none)",
     )
     p.add_argument(
+        "--keep-best",
+        action="store_true",
+        help="keep best.npz, the model the periodic evaluations score highest (mean of wins + "
+        "draws/2 over --eval-opponents; later iterations win ties); the final evaluation plays it",
+    )
+    p.add_argument(
         "--no-save-buffer",
         dest="save_buffer",
         action="store_false",
@@ -1439,6 +1463,7 @@ def config_from_args(args: argparse.Namespace) -> AZConfig:
         eval_opponents=tuple(args.eval_opponents),
         eval_simulations=args.eval_simulations,
         final_eval_games=args.final_eval_games,
+        keep_best=args.keep_best,
         save_buffer=args.save_buffer,
         resume=args.resume,
         opponent=args.opponent,

@@ -183,6 +183,10 @@ BAD_FILES = {
     "meta format": (lambda m, a: ({**m, "format": "other"}, a), "format must be"),
     "meta version": (lambda m, a: ({**m, "version": 2}, a), "version 2 is not supported"),
     "meta version bool": (lambda m, a: ({**m, "version": True}, a), "version True"),
+    "meta rollout_weight": (
+        lambda m, a: ({**m, "rollout_weight": "half"}, a),
+        r"rollout_weight must be a number in \[0, 1\], got 'half'",
+    ),
     "meta simulations": (
         lambda m, a: ({**m, "simulations": 2.5}, a),
         r"simulations must be an int in 0\.\.10000000, got 2\.5",
@@ -312,6 +316,43 @@ def test_puct_with_a_uniform_evaluator_finds_the_winning_moves_of_solved_endgame
         )
 
 
+def test_rollouts_back_up_the_playouts_results():
+    """With weight 1 a leaf's value is its random playout's: a lying evaluator no longer counts."""
+
+    def lying(obs, mask):  # "the mover surely wins" everywhere
+        return mask / mask.sum(axis=1, keepdims=True), np.ones(len(obs))
+
+    endgames = _endgames(6)
+    rng = np.random.default_rng(0)
+    found = {0.0: 0, 1.0: 0}
+    for game, winning in endgames:
+        for weight in found:
+            counts = run_puct(
+                [game], [game.current_player], lying, 50, rng, rollout_weight=weight
+            )[0]
+            found[weight] += int(np.argmax(counts)) in winning
+    # weight 0 trusts the lie, which rates every move alike (50 simulations reach few ends of
+    # the game); the playouts find the wins
+    assert found[1.0] == len(endgames) > found[0.0]
+
+
+def test_rollouts_keep_the_roots_and_the_agent_reads_the_files_weight(tmp_path):
+    game = advance(IrisState.new(seed=0), 6, seed=0)
+    before = game.clone()
+    run_puct(
+        [game], [game.current_player], _uniform, 50, np.random.default_rng(0), rollout_weight=0.5
+    )
+    assert game.board == before.board and game.current_player == before.current_player
+    net = _net("iris_v0", hidden=(8,))
+    assert AZAgent(net).rollout_weight == 0.0
+    PolicyValueNet({**net.meta, "rollout_weight": 0.25}, net.arrays).save(tmp_path / "n.npz")
+    agent = make_agent(f"az:{tmp_path / 'n.npz'}", "iris_v0")
+    assert agent.rollout_weight == 0.25
+    assert make_agent(f"az:{tmp_path / 'n.npz'},rollout=0", "iris_v0").rollout_weight == 0.0
+    with pytest.raises(ValueError, match="rollout_weight must be in"):
+        AZAgent(net, rollout_weight=-0.1)
+
+
 def test_puct_over_several_roots_equals_one_root_at_a_time():
     """Perfect information, no chance, no noise: the search is deterministic, batch or not."""
     net = _net("iris_v0", {"board_size": 4}, hidden=(16,))
@@ -375,6 +416,7 @@ def test_search_leaves_the_roots_unchanged():
         ({"c_puct": -0.5}, "c_puct must be"),
         ({"dirichlet_alpha": 0.0}, "dirichlet_alpha must be"),
         ({"dirichlet_fraction": 1.5}, "dirichlet_fraction must be in"),
+        ({"rollout_weight": 1.5}, r"rollout_weight must be in \[0, 1\]"),
         ({"seats": [1]}, "seat 1 is not the seat to move"),
         ({"seats": [0, 1]}, "one seat per root"),
     ],
@@ -444,11 +486,12 @@ def test_az_chooses_the_same_after_resampling_what_it_cannot_see(case):
     for seed in seeds:
         for k, game in enumerate(choice_positions(name, params, seed)):
             seat = game.current_player
-            expected = AZAgent(net, simulations=sims, seed=100 + k).act(game, seat)
+            mix = 0.5 * (k % 2)  # every other position with random playouts mixed in
+            expected = AZAgent(net, sims, seed=100 + k, rollout_weight=mix).act(game, seat)
             for _ in range(3):
                 other = game.resample_hidden(seat, rng)
                 assert np.array_equal(other.legal_mask(), game.legal_mask())
-                action = AZAgent(net, simulations=sims, seed=100 + k).act(other, seat)
+                action = AZAgent(net, sims, seed=100 + k, rollout_weight=mix).act(other, seat)
                 assert action == expected, (
                     f"az for seat {seat} chose {game.action_to_string(expected)} but "
                     f"{other.action_to_string(action)} once hidden information was resampled:\n"
@@ -519,9 +562,10 @@ def test_az_spec_options_reach_the_agent(iris_file):
 @pytest.mark.parametrize(
     ("args", "match"),
     [
-        ("", r"use az:PATH\[,simulations=N\]\[,c=F\]"),
+        ("", r"use az:PATH\[,simulations=N\]\[,c=F\]\[,rollout=W\]"),
+        ("{path},rollout=2", r"rollout_weight must be in \[0, 1\]"),
         ("simulations=5", "use az:PATH"),
-        ("{path},sims=5", "options are simulations=<int>, c=<float>"),
+        ("{path},sims=5", "options are simulations=<int>, c=<float>, rollout=<float>"),
         ("{path},simulations=many", "option simulations .* needs a int"),
         ("{path},simulations=-2", "simulations"),
         ("{path},c=-1", "c_puct must be"),

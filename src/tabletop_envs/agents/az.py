@@ -11,7 +11,8 @@ halves the file and is widened to float32 on load, which is what the forward pas
 - ``meta``: a 0-d unicode array holding a JSON object ``{"format": "tabletop_envs-az",
   "version": 1, "game": <core game name>, "params": <the game's parameters as JSON>,
   "obs_dim": D, "num_actions": A, "hidden": [h1, ...]}``; optional ``"simulations"`` (an int
-  >= 0) is the agent's default number of simulations with this network; other keys
+  >= 0) and ``"rollout_weight"`` (a number in [0, 1]) are the agent's defaults with this
+  network; other keys
   (``"env"``, ``"trained"``...) are kept and ignored;
 - ``trunk_<i>_w`` (in, h_i) and ``trunk_<i>_b`` (h_i,) for each hidden layer, ReLU after each;
 - ``policy_w`` (h_last, A), ``policy_b`` (A,): the logits, softmaxed over the legal actions;
@@ -25,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import random
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -142,6 +144,10 @@ def check_meta(meta: object) -> dict[str, Any]:
             f"network meta simulations must be an int in 0..{MAX_SIMULATIONS}, got "
             f"{meta['simulations']!r}"
         )
+    if "rollout_weight" in meta:
+        w = meta["rollout_weight"]
+        if type(w) not in (int, float) or not 0 <= w <= 1:
+            raise ValueError(f"network meta rollout_weight must be a number in [0, 1], got {w!r}")
     return meta
 
 
@@ -478,6 +484,15 @@ def _evaluate(
     return priors, np.clip(values, -1.0, 1.0).tolist()
 
 
+def _random_playout(state: GameState, rnd: random.Random) -> list[float]:
+    """Play uniformly random legal moves on ``state`` (changed) to the end; return its returns."""
+    draw = rnd.random
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        state.apply(legal[int(draw() * len(legal))])
+    return state.returns().tolist()
+
+
 def _value_vector(value: float, mover: int, num_players: int) -> list[float]:
     """Spread a value for ``mover`` to every seat: ``value`` to it, ``-value/(n-1)`` to others."""
     if num_players == 1:
@@ -497,6 +512,7 @@ def puct_search(
     c_puct: float = 1.5,
     dirichlet_alpha: float | None = None,
     dirichlet_fraction: float = 0.25,
+    rollout_weight: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Run :func:`run_puct` and return ``(visit counts, root priors)``, both (len(roots), A).
 
@@ -504,6 +520,10 @@ def puct_search(
     for), zero on illegal actions.
     """
     _check_search_args(roots, seats, simulations, c_puct, dirichlet_alpha, dirichlet_fraction)
+    if not isinstance(rollout_weight, (int, float)) or not 0 <= rollout_weight <= 1:
+        raise ValueError(f"rollout_weight must be in [0, 1], got {rollout_weight!r}")
+    mix = float(rollout_weight)
+    rollout_rng = random.Random(int(rng.integers(2**63))) if mix > 0 else None
     num_roots = len(roots)
     num_actions = roots[0].spec.num_actions
     if any(g.spec.num_actions != num_actions for g in roots):
@@ -592,7 +612,7 @@ def puct_search(
         movers = [s.current_player for s in states]
         leaf_masks = np.stack([leaf[2] for leaf in leaves]).astype(bool)
         priors, values = _evaluate(evaluate, encode_batch(states, movers), leaf_masks)
-        for (i, _state, _mask, actions, path), leaf_p, v, mover in zip(
+        for (i, leaf_state, _mask, actions, path), leaf_p, v, mover in zip(
             leaves, priors, values, movers, strict=True
         ):
             node = path[-1]
@@ -604,6 +624,13 @@ def puct_search(
                     node.prior.setdefault(a, prior)
             node.legal = None  # renormalize on the next visit
             vec = _value_vector(v, mover, scales[i][2])
+            if rollout_rng is not None:  # mix in a uniformly random playout's result
+                low, span, _ = scales[i]
+                played = _random_playout(leaf_state, rollout_rng)
+                vec = [
+                    (1.0 - mix) * x + mix * (2.0 * (r - low) / span - 1.0)
+                    for x, r in zip(vec, played, strict=True)
+                ]
             for nd in path:
                 nd.n += 1
                 if nd.player >= 0:
@@ -626,6 +653,7 @@ def run_puct(
     c_puct: float = 1.5,
     dirichlet_alpha: float | None = None,
     dirichlet_fraction: float = 0.25,
+    rollout_weight: float = 0.0,
 ) -> np.ndarray:
     """Search every root with PUCT and return the root visit counts, (len(roots), A) int64.
 
@@ -651,6 +679,11 @@ def run_puct(
     leaf's mover gives ``v`` to it and ``-v / (n - 1)`` to each other seat. With
     ``dirichlet_alpha`` set (self-play), each root's priors are mixed with Dirichlet noise:
     ``(1 - dirichlet_fraction) * P + dirichlet_fraction * Dir(alpha)``.
+
+    ``rollout_weight`` ``w`` > 0 (AlphaGo's mixing) plays a uniformly random playout from each
+    new leaf (its determinization, the search's chance stream) and backs up
+    ``(1 - w) * network value + w * the playout's scaled returns``, per seat. Rollouts cost time
+    but help where the network's values are weak.
     """
     counts, _ = puct_search(
         roots,
@@ -661,6 +694,7 @@ def run_puct(
         c_puct=c_puct,
         dirichlet_alpha=dirichlet_alpha,
         dirichlet_fraction=dirichlet_fraction,
+        rollout_weight=rollout_weight,
     )
     return counts
 
@@ -674,7 +708,8 @@ class AZAgent(Agent):
     """Plays the most visited action of a PUCT search guided by a :class:`PolicyValueNet`.
 
     ``simulations=None`` takes the network file's ``"simulations"`` (the number its maker
-    measured it with), else :data:`DEFAULT_SIMULATIONS`.
+    measured it with), else :data:`DEFAULT_SIMULATIONS`; ``rollout_weight=None`` the file's
+    ``"rollout_weight"``, else 0 (no playouts; see :func:`run_puct`).
     Ties go to the higher prior, then the lower action id. ``simulations=0`` plays the
     network's most likely legal action without search. A decision with a single legal action
     is returned at once. The search reads only what the seat may know (see :func:`run_puct`).
@@ -688,6 +723,7 @@ class AZAgent(Agent):
         simulations: int | None = None,
         c_puct: float = 1.5,
         seed: int | None = None,
+        rollout_weight: float | None = None,
     ) -> None:
         if not isinstance(net, PolicyValueNet):
             raise ValueError(
@@ -698,6 +734,11 @@ class AZAgent(Agent):
         if simulations is None:
             simulations = int(net.meta.get("simulations", DEFAULT_SIMULATIONS))
         self.simulations = check_int_range("simulations", simulations, 0, MAX_SIMULATIONS)
+        if rollout_weight is None:
+            rollout_weight = float(net.meta.get("rollout_weight", 0.0))
+        if not isinstance(rollout_weight, (int, float)) or not 0 <= rollout_weight <= 1:
+            raise ValueError(f"rollout_weight must be in [0, 1], got {rollout_weight!r}")
+        self.rollout_weight = float(rollout_weight)
         if not isinstance(c_puct, (int, float)) or not 0 <= c_puct < math.inf:
             raise ValueError(f"c_puct must be a finite number >= 0, got {c_puct!r}")
         self.c_puct = float(c_puct)
@@ -725,7 +766,13 @@ class AZAgent(Agent):
             priors, _ = self.net.evaluate_game(game, seat)
             return int(max(legal, key=lambda a: (priors[a], -a)))
         counts, root_priors = puct_search(
-            [game], [seat], self.net, self.simulations, self.rng, c_puct=self.c_puct
+            [game],
+            [seat],
+            self.net,
+            self.simulations,
+            self.rng,
+            c_puct=self.c_puct,
+            rollout_weight=self.rollout_weight,
         )
         visits, prior = counts[0].tolist(), root_priors[0].tolist()
         return int(max(legal, key=lambda a: (visits[a], prior[a], -a)))

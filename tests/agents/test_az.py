@@ -323,14 +323,14 @@ def test_rollouts_back_up_the_playouts_results():
         return mask / mask.sum(axis=1, keepdims=True), np.ones(len(obs))
 
     endgames = _endgames(6)
-    rng = np.random.default_rng(0)
-    found = {0.0: 0, 1.0: 0}
-    for game, winning in endgames:
-        for weight in found:
-            counts = run_puct(
-                [game], [game.current_player], lying, 50, rng, rollout_weight=weight
-            )[0]
-            found[weight] += int(np.argmax(counts)) in winning
+    found = {}
+    for weight in (0.0, 1.0):
+        rng = np.random.default_rng(0)
+        found[weight] = sum(
+            int(np.argmax(run_puct([g], [g.current_player], lying, 50, rng, rollout_weight=weight)))
+            in winning
+            for g, winning in endgames
+        )
     # weight 0 trusts the lie, which rates every move alike (50 simulations reach few ends of
     # the game); the playouts find the wins
     assert found[1.0] == len(endgames) > found[0.0]

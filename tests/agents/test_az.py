@@ -582,9 +582,14 @@ def test_az_spec_refuses_a_network_of_another_game(iris_file):
         make_agent(f"az:{iris_file}", "irk_v0")
 
 
-def test_expert_without_a_packaged_network_is_explained():
+def test_expert_without_a_packaged_network_is_explained(monkeypatch, tmp_path):
+    import importlib.resources
+
+    (tmp_path / "experts").mkdir()
+    monkeypatch.setattr(importlib.resources, "files", lambda package: tmp_path)
     with pytest.raises(ValueError, match="no expert network is packaged for irk_v0; packaged "):
         make_agent("expert", "irk_v0")
+    monkeypatch.undo()
     with pytest.raises(ValueError, match="needs an env name"):
         make_agent("expert")
     with pytest.raises(ValueError, match="unknown env 'nope_v0'"):
@@ -605,6 +610,29 @@ def test_expert_loads_the_packaged_network(monkeypatch, tmp_path):
         make_agent("expert", "irk_v0")
     with pytest.raises(ValueError, match="options are simulations"):
         make_agent("expert:depth=2", "iris_v0")
+
+
+EXPERTS = SRC / "agents" / "experts"
+
+
+@pytest.mark.parametrize("env_name", ["iris_v0", "isis_osiris_v0", "irk_v0"])
+def test_every_game_ships_an_expert_within_its_limits(env_name):
+    path = EXPERTS / f"{env_name}.npz"
+    assert path.stat().st_size <= 2_000_000, path.stat().st_size  # at most 2 MB inside the wheel
+    agent = make_agent("expert", env_name, seed=0)
+    assert isinstance(agent, AZAgent)
+    net = agent.net
+    game = new_game(env_name, {}, 3)
+    net.check_game(game)  # made for the env's default (2-player) parameters
+    assert net.meta["env"] == env_name and agent.simulations == net.meta["simulations"] > 0
+    # the documented training: how it was made travels with the file
+    assert net.meta["trained"]["command"].startswith("python -m tabletop_envs.training.az")
+    play_checked(game, [agent, make_agent("random", env_name, seed=1)])
+    # other parameter sets (3-4 players) are refused, naming what differs
+    if env_name != "iris_v0":
+        three = new_game(env_name, {"num_players": 3}, 0)
+        with pytest.raises(ValueError, match="made for other parameters.*num_players"):
+            agent.act(three, three.current_player)
 
 
 # ---- layering -----------------------------------------------------------------------------------

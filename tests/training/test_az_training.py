@@ -528,6 +528,8 @@ def test_a_time_budget_alone_runs_until_it() -> None:
         ({"warm_start": "nobody"}, "unknown agent 'nobody'"),
         ({"opponent": "nobody"}, "unknown agent 'nobody'"),
         ({"opponent_share": -0.1}, "opponent_share must be in"),
+        ({"rollout_weight": 1.5}, r"rollout_weight must be in \[0, 1\]"),
+        ({"eval_rollout_weight": -1}, r"eval_rollout_weight must be in \[0, 1\]"),
         ({"model_dtype": "int8"}, "model_dtype must be float32 or float16"),
         ({"warm_games": 0}, "warm_games must be an integer >= 1"),
         ({"warm_epochs": 0}, "warm_epochs must be a number > 0"),
@@ -598,6 +600,13 @@ def test_cli_trains_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "resumed" in text and "[iteration 2] vs random" in text and "2 iterations" in text
     assert "final vs greedy" in text
     assert json.loads((out / "results.json").read_text())["iterations_done"] == 2
+    # the file says how it was made and how it plays by default
+    meta = PolicyValueNet.load(out / "model.npz").meta
+    assert meta["trained"] == {
+        "iteration": 2,
+        "command": "python -m tabletop_envs.training.az " + " ".join(more + ["--no-progress"]),
+    }
+    assert (meta["simulations"], meta["rollout_weight"]) == (0, 0.0)
     result = run_arena(
         "iris_v0",
         [AZAgent(PolicyValueNet.load(out / "model.npz"), simulations=1), "random"],

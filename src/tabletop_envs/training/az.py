@@ -29,6 +29,7 @@ import dataclasses
 import json
 import math
 import os
+import shlex
 import shutil
 import sys
 import time
@@ -98,6 +99,8 @@ class AZConfig:
     eval_games: int = 40
     eval_opponents: tuple[str, ...] = ("greedy", "random")
     eval_simulations: int | None = None  # None: simulations
+    rollout_weight: float = 0.0  # weight of random playouts in self-play's leaf values
+    eval_rollout_weight: float | None = None  # None: rollout_weight
     final_eval_games: int = 200
     keep_best: bool = False  # keep best.npz, the periodic evaluations' best; it is what ships
     save_buffer: bool = True
@@ -155,6 +158,10 @@ class AZConfig:
             raise ValueError(
                 f"eval_simulations must be an integer >= 0, got {self.eval_simulations}"
             )
+        for name in ("rollout_weight", "eval_rollout_weight"):
+            value = getattr(self, name)
+            if value is not None and (not _number(value) or not 0 <= value <= 1):
+                raise ValueError(f"{name} must be in [0, 1], got {value!r}")
         for name in ("c_puct", "score_scale", "sample_reuse", "learning_rate"):
             if not _number(getattr(self, name)) or not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be a number > 0, got {getattr(self, name)!r}")
@@ -571,6 +578,7 @@ def self_play(
                 c_puct=config.c_puct,
                 dirichlet_alpha=dirichlet_alpha,
                 dirichlet_fraction=config.dirichlet_fraction,
+                rollout_weight=config.rollout_weight,
             )
             searches += len(searched)
         for j, i in enumerate(active):
@@ -730,6 +738,15 @@ def train_steps(
 
 
 # ---- evaluation --------------------------------------------------------------------------------
+def play_settings(config: AZConfig) -> tuple[int, float]:
+    """Return the simulations and rollout weight the evaluations (and the file) play with."""
+    simulations = config.simulations if config.eval_simulations is None else config.eval_simulations
+    weight = (
+        config.rollout_weight if config.eval_rollout_weight is None else config.eval_rollout_weight
+    )
+    return simulations, float(weight)
+
+
 def evaluate_file(
     path: str | Path,
     config: AZConfig,
@@ -743,8 +760,13 @@ def evaluate_file(
     (:func:`~tabletop_envs.training.arena.run_arena`). Returns its wins, draws, losses, win
     rate with 95% Wilson interval, score and the arena's seconds.
     """
-    simulations = config.simulations if config.eval_simulations is None else config.eval_simulations
-    agent = AZAgent(PolicyValueNet.load(path), simulations=simulations, c_puct=config.c_puct)
+    simulations, rollout_weight = play_settings(config)
+    agent = AZAgent(
+        PolicyValueNet.load(path),
+        simulations=simulations,
+        c_puct=config.c_puct,
+        rollout_weight=rollout_weight,
+    )
     n = env_spec(config.env).load_game().new(seed=0, **config.env_kwargs).num_players
     start = time.perf_counter()
     result = run_arena(config.env, [agent] + [opponent] * (n - 1), games, seed, config.env_kwargs)
@@ -760,6 +782,7 @@ def evaluate_file(
         "ci95": list(stats.interval("wins")),
         "score": stats.score,
         "simulations": simulations,
+        "rollout_weight": rollout_weight,
         "seconds": time.perf_counter() - start,
     }
 
@@ -874,7 +897,12 @@ def _jsonable(value: Any) -> Any:
 
 
 # ---- the run ----------------------------------------------------------------------------------
-def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> dict[str, Any]:
+def train_az(
+    config: AZConfig,
+    *,
+    log: Callable[[str], None] | None = None,
+    command: str | None = None,
+) -> dict[str, Any]:
     """Run AlphaZero-style training; write model, checkpoint, results JSON and plot; return results.
 
     Stops after ``config.iterations`` iterations in all (a resumed run counts on from its
@@ -931,11 +959,10 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
     if config.warm_start is not None and not config.resume:
         run.warm_start = _warm_start(config, net, optimizer, buffer, game_class, params, say)
     model_path = out / "model.npz"
-    # the file's default simulations: what its evaluations play with
-    play_simulations = (
-        config.simulations if config.eval_simulations is None else config.eval_simulations
-    )
-    extra = {"env": config.env, "simulations": play_simulations}
+    # the file's defaults: what its evaluations play with
+    play_simulations, play_rollout = play_settings(config)
+    extra = {"env": config.env, "simulations": play_simulations, "rollout_weight": play_rollout}
+    made = {"command": command} if command else {}
     if not model_path.exists() or not config.resume:
         export_npz(
             net,
@@ -943,7 +970,7 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
             proto,
             config.model_dtype,
             **extra,
-            trained={"iteration": run.iteration},
+            trained={"iteration": run.iteration, **made},
         )
     budget = None if config.time_budget is None else 60.0 * config.time_budget
     bar = _progress(config, run.iteration)
@@ -965,7 +992,7 @@ def train_az(config: AZConfig, *, log: Callable[[str], None] | None = None) -> d
                 proto,
                 config.model_dtype,
                 **extra,
-                trained={"iteration": run.iteration},
+                trained={"iteration": run.iteration, **made},
             )
             if config.save_buffer:
                 save_buffer(out, buffer)
@@ -1344,6 +1371,18 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="simulations per move of the evaluated AZAgent (default: --simulations)",
     )
     p.add_argument(
+        "--rollout-weight",
+        type=float,
+        default=default["rollout_weight"],
+        help="weight of a random playout's result in self-play's leaf values (0: network only)",
+    )
+    p.add_argument(
+        "--eval-rollout-weight",
+        type=float,
+        default=None,
+        help="the same for the evaluated agent and the file's default (default: --rollout-weight)",
+    )
+    p.add_argument(
         "--final-eval-games",
         type=int,
         default=default["final_eval_games"],
@@ -1462,6 +1501,8 @@ def config_from_args(args: argparse.Namespace) -> AZConfig:
         eval_games=args.eval_games,
         eval_opponents=tuple(args.eval_opponents),
         eval_simulations=args.eval_simulations,
+        rollout_weight=args.rollout_weight,
+        eval_rollout_weight=args.eval_rollout_weight,
         final_eval_games=args.final_eval_games,
         keep_best=args.keep_best,
         save_buffer=args.save_buffer,
@@ -1501,7 +1542,9 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
         )
         return 2
     try:
-        train_az(config)
+        given = sys.argv[1:] if argv is None else list(argv)
+        shown = ["python", "-m", "tabletop_envs.training.az", *given]
+        train_az(config, command=shlex.join(shown))
     except ValueError as err:  # a checkpoint that does not fit, an unreadable file
         print(f"{parser.prog}: error: {err}", file=sys.stderr)
         return 2

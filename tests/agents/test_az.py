@@ -631,7 +631,7 @@ def test_every_game_ships_an_expert_within_its_limits(env_name):
     # other parameter sets (3-4 players) are refused, naming what differs
     if env_name != "iris_v0":
         three = new_game(env_name, {"num_players": 3}, 0)
-        with pytest.raises(ValueError, match="made for other parameters.*num_players"):
+        with pytest.raises(ValueError, match=r"made for other parameters.*num_players"):
             agent.act(three, three.current_player)
 
 

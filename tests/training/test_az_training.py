@@ -216,6 +216,29 @@ def test_self_play_rows_are_legal_visit_distributions() -> None:
     assert batch.searches > 0
 
 
+def test_a_target_temperature_sharpens_the_policy_targets() -> None:
+    game_class = env_spec("iris_v0").load_game()
+    net = az.build_torch_net(810, 82, (8,))
+    rows = {}
+    for t in (1.0, 0.5):
+        config = az.AZConfig(
+            env="iris_v0", hidden=(8,), games=2, simulations=8, target_temperature=t
+        )
+        rows[t] = az.self_play(
+            az.torch_evaluator(net),
+            game_class,
+            game_class.params_class(),
+            config,
+            np.random.default_rng(0),
+            0.3,
+        )
+    plain, sharp = rows[1.0].pi, rows[0.5].pi
+    assert np.array_equal(rows[1.0].obs, rows[0.5].obs)  # the same games: only targets differ
+    expected = plain**2 / (plain**2).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(sharp, expected, atol=1e-3)
+    assert np.all(sharp.max(axis=1) >= plain.max(axis=1) - 1e-6)
+
+
 def test_expert_games_hold_the_experts_targets() -> None:
     game_class = env_spec("isis_osiris_v0").load_game()
     params = game_class.params_class()
@@ -530,6 +553,7 @@ def test_a_time_budget_alone_runs_until_it() -> None:
         ({"opponent_share": -0.1}, "opponent_share must be in"),
         ({"rollout_weight": 1.5}, r"rollout_weight must be in \[0, 1\]"),
         ({"eval_rollout_weight": -1}, r"eval_rollout_weight must be in \[0, 1\]"),
+        ({"target_temperature": 0}, "target_temperature must be a number > 0"),
         ({"model_dtype": "int8"}, "model_dtype must be float32 or float16"),
         ({"warm_games": 0}, "warm_games must be an integer >= 1"),
         ({"warm_epochs": 0}, "warm_epochs must be a number > 0"),
@@ -604,7 +628,7 @@ def test_cli_trains_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[st
     meta = PolicyValueNet.load(out / "model.npz").meta
     assert meta["trained"] == {
         "iteration": 2,
-        "command": "python -m tabletop_envs.training.az " + " ".join(more + ["--no-progress"]),
+        "command": "python -m tabletop_envs.training.az " + " ".join([*more, "--no-progress"]),
     }
     assert (meta["simulations"], meta["rollout_weight"]) == (0, 0.0)
     result = run_arena(

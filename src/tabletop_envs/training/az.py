@@ -85,6 +85,7 @@ class AZConfig:
     dirichlet_alpha: float | None = None  # None: 10 / mean legal moves (random playouts)
     dirichlet_fraction: float = 0.25
     temperature_moves: int = 10  # moves of a game sampled from the visits; argmax after
+    target_temperature: float = 1.0  # policy target visits ** (1 / T), normalized
     value_target: str = "result"  # result | score
     score_scale: float = 10.0  # points: value target tanh(margin / score_scale)
     iterations: int | None = None  # in all, resumed ones included; None: 10, or 0 with a
@@ -162,7 +163,13 @@ class AZConfig:
             value = getattr(self, name)
             if value is not None and (not _number(value) or not 0 <= value <= 1):
                 raise ValueError(f"{name} must be in [0, 1], got {value!r}")
-        for name in ("c_puct", "score_scale", "sample_reuse", "learning_rate"):
+        for name in (
+            "c_puct",
+            "score_scale",
+            "sample_reuse",
+            "learning_rate",
+            "target_temperature",
+        ):
             if not _number(getattr(self, name)) or not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be a number > 0, got {getattr(self, name)!r}")
         if not _number(self.weight_decay) or self.weight_decay < 0:
@@ -591,7 +598,11 @@ def self_play(
             else:
                 best = np.flatnonzero(visits == visits.max())
                 action = int(best[rng.integers(len(best))])
-            rows[i].append((obs[j], masks[j], pi.astype(np.float32), seats[j]))
+            target = pi
+            if config.target_temperature != 1.0:  # sharpen (T < 1) or flatten the target
+                target = visits ** (1.0 / config.target_temperature)
+                target = target / target.sum()
+            rows[i].append((obs[j], masks[j], target.astype(np.float32), seats[j]))
             games[i].apply(action)
             plies[i] += 1
         active = [i for i in active if not games[i].is_terminal]
@@ -1302,6 +1313,13 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="moves of each game sampled from the visit counts; the most visited after",
     )
     p.add_argument(
+        "--target-temperature",
+        type=float,
+        default=default["target_temperature"],
+        help="policy target: the root visits raised to 1/T, normalized (T < 1 sharpens: with "
+        "few simulations the visits are flatter than the play they lead to)",
+    )
+    p.add_argument(
         "--value-target",
         choices=VALUE_TARGETS,
         default=default["value_target"],
@@ -1488,6 +1506,7 @@ def config_from_args(args: argparse.Namespace) -> AZConfig:
         dirichlet_alpha=args.dirichlet_alpha,
         dirichlet_fraction=args.dirichlet_fraction,
         temperature_moves=args.temperature_moves,
+        target_temperature=args.target_temperature,
         value_target=args.value_target,
         score_scale=args.score_scale,
         iterations=args.iterations,

@@ -4,6 +4,7 @@ Run from the repository root::
 
     python benchmarks/az_search.py                        # every env, random [128, 128] nets
     python benchmarks/az_search.py --env iris_v0 --hidden 64 64 --simulations 64 200
+    python benchmarks/az_search.py --expert          # the packaged experts at their defaults
 
 Method: a network with random weights (:meth:`PolicyValueNet.initial`, the shape of a small
 trained one: speed does not depend on the weights) for each env's default parameters. *Search*:
@@ -11,8 +12,11 @@ trained one: speed does not depend on the weights) for each env's default parame
 searched together (the self-play batch), best of 3 runs; a simulation is one root's descent,
 evaluation and backup. *Agent*: :class:`AZAgent` plays whole games against itself (4 games,
 at most 40 moves each) and every ``act`` is timed, forced moves included (they cost nothing).
-``--clock cpu`` (the default) counts the process's CPU time, which a busy machine disturbs
-less than ``wall`` does. numpy is asked for one thread (as in self-play workers).
+``--expert``: the packaged expert of each env (``make_agent("expert", env)``, its own
+simulations and playout weight) plays ``--games`` whole games against ``greedy`` and every
+expert ``act`` is timed. ``--clock cpu`` (the default) counts the process's CPU time, which a
+busy machine disturbs less than ``wall`` does. numpy is asked for one thread (as in self-play
+workers).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.az import AZAgent, PolicyValueNet, run_puct
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import make, registered_envs
@@ -80,6 +85,33 @@ def bench_env(
         )
 
 
+def bench_expert(env_name: str, games: int, clock: Callable[[], float]) -> None:
+    """Print the time per move of ``env_name``'s packaged expert, playing against greedy."""
+    env = make(env_name)
+    expert = make_agent("expert", env_name, seed=0)
+    greedy = make_agent("greedy", env_name, seed=0)
+    times = []
+    for seed in range(games):
+        g = env.game_class(env.params, seed)
+        seat_of_expert = seed % g.num_players
+        while not g.is_terminal:
+            seat = g.current_player
+            if seat == seat_of_expert:
+                start = clock()
+                action = expert.act(g, seat)
+                times.append(clock() - start)
+            else:
+                action = greedy.act(g, seat)
+            g.apply(action)
+    ms = np.array(times) * 1000
+    print(
+        f"{env_name}: expert (simulations={expert.simulations}, rollout_weight="
+        f"{expert.rollout_weight:g}): {ms.mean():.1f} ms/move mean, {np.median(ms):.1f} median, "
+        f"{np.percentile(ms, 99):.1f} 99th percentile, {ms.max():.1f} max over {len(ms)} moves "
+        f"({games} games against greedy)"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the options and run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -87,10 +119,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hidden", type=int, nargs="+", default=[128, 128], help="layer widths")
     parser.add_argument("--simulations", type=int, nargs="+", default=[64, 0], help="per move")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    parser.add_argument("--expert", action="store_true", help="time the packaged experts")
+    parser.add_argument("--games", type=int, default=20, help="--expert: games per env")
     args = parser.parse_args(argv)
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     for env_name in args.env or registered_envs():
-        bench_env(env_name, args.hidden, args.simulations, clock)
+        if args.expert:
+            bench_expert(env_name, args.games, clock)
+        else:
+            bench_env(env_name, args.hidden, args.simulations, clock)
     return 0
 
 

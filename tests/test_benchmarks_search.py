@@ -67,3 +67,32 @@ def test_positions_are_the_same_steps_of_the_same_procedure(
     _, theirs = bench.havannah_positions([0, 5], 2)
     assert [len(g.actions) for g in ours] == [0, 5, 0, 5]
     assert [len(s.history()) for s in theirs] == [0, 5, 0, 5]
+
+
+def test_the_ceiling_agent_peeks_and_only_while_it_acts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import numpy as np
+
+    from tabletop_envs.agents.az import AZAgent, PolicyValueNet
+    from tabletop_envs.games.isis_osiris.rules import IsisOsirisState
+    from tests.agents.helpers import choice_positions
+
+    ceiling = load("az_ceiling", monkeypatch)
+    game = IsisOsirisState.new(seed=0)
+    net = PolicyValueNet.initial(game, hidden=(16,), seed=1)
+    honest = IsisOsirisState.resample_hidden
+    differs = 0
+    positions = [p for seed in range(1, 5) for p in choice_positions("isis_osiris_v0", {}, seed)]
+    for k, position in enumerate(positions):
+        seat = position.current_player
+        other = position.resample_hidden(seat, np.random.default_rng(k))
+        peeking = [ceiling.PeekingAgent(AZAgent(net, 24, seed=k)) for _ in range(2)]
+        differs += peeking[0].act(position, seat) != peeking[1].act(other, seat)
+        assert IsisOsirisState.resample_hidden is honest  # restored after every act
+    assert differs > 0  # it reads what the honest agent cannot (which never differs: test_az)
+    path = tmp_path / "net.npz"
+    net.save(path)
+    assert ceiling.main(["--agent", f"az:{path},simulations=2", "--games", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "as shipped vs greedy" in text and "peeking vs greedy" in text and "over 2 games" in text

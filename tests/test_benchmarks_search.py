@@ -96,3 +96,13 @@ def test_the_ceiling_agent_peeks_and_only_while_it_acts(
     assert ceiling.main(["--agent", f"az:{path},simulations=2", "--games", "2"]) == 0
     text = capsys.readouterr().out
     assert "as shipped vs greedy" in text and "peeking vs greedy" in text and "over 2 games" in text
+
+
+def test_az_search_times_the_packaged_experts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    az_search = load("az_search", monkeypatch)
+    assert az_search.main(["--expert", "--games", "1", "--env", "iris_v0"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("iris_v0: expert (simulations=") and "ms/move mean" in text
+    assert "(1 games against greedy)" in text

@@ -187,6 +187,10 @@ BAD_FILES = {
         lambda m, a: ({**m, "rollout_weight": "half"}, a),
         r"rollout_weight must be a number in \[0, 1\], got 'half'",
     ),
+    "meta rollout_policy": (
+        lambda m, a: ({**m, "rollout_policy": "smart"}, a),
+        "rollout_policy must be one of random, greedy, got 'smart'",
+    ),
     "meta simulations": (
         lambda m, a: ({**m, "simulations": 2.5}, a),
         r"simulations must be an int in 0\.\.10000000, got 2\.5",
@@ -334,6 +338,26 @@ def test_rollouts_back_up_the_playouts_results():
     # weight 0 trusts the lie, which rates every move alike (50 simulations reach few ends of
     # the game); the playouts find the wins
     assert found[1.0] == len(endgames) > found[0.0]
+    # greedy playouts too (greedy on a nearly full small board finishes the game sensibly)
+    rng = np.random.default_rng(0)
+    greedy_found = sum(
+        int(
+            np.argmax(
+                run_puct(
+                    [g],
+                    [g.current_player],
+                    lying,
+                    50,
+                    rng,
+                    rollout_weight=1.0,
+                    rollout_policy="greedy",
+                )
+            )
+        )
+        in winning
+        for g, winning in endgames
+    )
+    assert greedy_found > found[0.0]
 
 
 def test_rollouts_keep_the_roots_and_the_agent_reads_the_files_weight(tmp_path):
@@ -349,6 +373,11 @@ def test_rollouts_keep_the_roots_and_the_agent_reads_the_files_weight(tmp_path):
     agent = make_agent(f"az:{tmp_path / 'n.npz'}", "iris_v0")
     assert agent.rollout_weight == 0.25
     assert make_agent(f"az:{tmp_path / 'n.npz'},rollout=0", "iris_v0").rollout_weight == 0.0
+    assert agent.rollout_policy == "random"
+    PolicyValueNet({**net.meta, "rollout_policy": "greedy"}, net.arrays).save(tmp_path / "g.npz")
+    assert make_agent(f"az:{tmp_path / 'g.npz'}", "iris_v0").rollout_policy == "greedy"
+    spec = f"az:{tmp_path / 'g.npz'},playout=random"
+    assert make_agent(spec, "iris_v0").rollout_policy == "random"
     with pytest.raises(ValueError, match="rollout_weight must be in"):
         AZAgent(net, rollout_weight=-0.1)
 
@@ -417,6 +446,7 @@ def test_search_leaves_the_roots_unchanged():
         ({"dirichlet_alpha": 0.0}, "dirichlet_alpha must be"),
         ({"dirichlet_fraction": 1.5}, "dirichlet_fraction must be in"),
         ({"rollout_weight": 1.5}, r"rollout_weight must be in \[0, 1\]"),
+        ({"rollout_policy": "smart"}, "rollout_policy must be one of random, greedy"),
         ({"seats": [1]}, "seat 1 is not the seat to move"),
         ({"seats": [0, 1]}, "one seat per root"),
     ],
@@ -476,6 +506,9 @@ def test_agent_refuses_a_network_of_another_game():
         AZAgent(agent.net, simulations=-1)
 
 
+PLAYOUTS = ("random", "random", "greedy")
+
+
 @pytest.mark.parametrize("case", HIDDEN_CASES, ids=case_id)
 def test_az_chooses_the_same_after_resampling_what_it_cannot_see(case):
     name, params = case
@@ -486,12 +519,15 @@ def test_az_chooses_the_same_after_resampling_what_it_cannot_see(case):
     for seed in seeds:
         for k, game in enumerate(choice_positions(name, params, seed)):
             seat = game.current_player
-            mix = 0.5 * (k % 2)  # every other position with random playouts mixed in
-            expected = AZAgent(net, sims, seed=100 + k, rollout_weight=mix).act(game, seat)
+            # positions in turn: no playouts, random playouts, greedy playouts (fewer
+            # simulations: a greedy playout costs a greedy move per step)
+            mix = {"rollout_weight": 0.5 * min(k % 3, 1), "rollout_policy": PLAYOUTS[k % 3]}
+            n = sims if k % 3 < 2 else 4
+            expected = AZAgent(net, n, seed=100 + k, **mix).act(game, seat)
             for _ in range(3):
                 other = game.resample_hidden(seat, rng)
                 assert np.array_equal(other.legal_mask(), game.legal_mask())
-                action = AZAgent(net, sims, seed=100 + k, rollout_weight=mix).act(other, seat)
+                action = AZAgent(net, n, seed=100 + k, **mix).act(other, seat)
                 assert action == expected, (
                     f"az for seat {seat} chose {game.action_to_string(expected)} but "
                     f"{other.action_to_string(action)} once hidden information was resampled:\n"
@@ -562,10 +598,11 @@ def test_az_spec_options_reach_the_agent(iris_file):
 @pytest.mark.parametrize(
     ("args", "match"),
     [
-        ("", r"use az:PATH\[,simulations=N\]\[,c=F\]\[,rollout=W\]"),
+        ("", r"use az:PATH\[,simulations=N\]\[,c=F\]\[,rollout=W\]\[,playout=random\|greedy\]"),
+        ("{path},playout=smart", "rollout_policy must be one of random, greedy"),
         ("{path},rollout=2", r"rollout_weight must be in \[0, 1\]"),
         ("simulations=5", "use az:PATH"),
-        ("{path},sims=5", "options are simulations=<int>, c=<float>, rollout=<float>"),
+        ("{path},sims=5", "options are simulations=<int>, c=<float>, rollout=<float>, playout"),
         ("{path},simulations=many", "option simulations .* needs a int"),
         ("{path},simulations=-2", "simulations"),
         ("{path},c=-1", "c_puct must be"),

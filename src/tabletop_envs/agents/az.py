@@ -11,8 +11,8 @@ halves the file and is widened to float32 on load, which is what the forward pas
 - ``meta``: a 0-d unicode array holding a JSON object ``{"format": "tabletop_envs-az",
   "version": 1, "game": <core game name>, "params": <the game's parameters as JSON>,
   "obs_dim": D, "num_actions": A, "hidden": [h1, ...]}``; optional ``"simulations"`` (an int
-  >= 0) and ``"rollout_weight"`` (a number in [0, 1]) are the agent's defaults with this
-  network; other keys
+  >= 0), ``"rollout_weight"`` (a number in [0, 1]) and ``"rollout_policy"`` (``"random"`` or
+  ``"greedy"``) are the agent's defaults with this network; other keys
   (``"env"``, ``"trained"``...) are kept and ignored;
 - ``trunk_<i>_w`` (in, h_i) and ``trunk_<i>_b`` (h_i,) for each hidden layer, ReLU after each;
 - ``policy_w`` (h_last, A), ``policy_b`` (A,): the logits, softmaxed over the legal actions;
@@ -35,6 +35,7 @@ from typing import IO, Any
 import numpy as np
 
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.greedy import GreedyAgent
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_int_range
 from tabletop_envs.core.rng import make_rng
@@ -47,6 +48,8 @@ VERSION = 1
 META_KEYS = ("format", "version", "game", "params", "obs_dim", "num_actions", "hidden")
 #: Largest layer width or input/output size a file may declare (a guard against absurd files).
 MAX_SIZE = 1 << 20
+#: How playouts choose their moves: uniformly at random, or as the ``greedy`` agent does.
+ROLLOUT_POLICIES = ("random", "greedy")
 #: Most simulations per move an agent (or a file's default) may ask for.
 MAX_SIMULATIONS = 10**7
 
@@ -148,6 +151,11 @@ def check_meta(meta: object) -> dict[str, Any]:
         w = meta["rollout_weight"]
         if type(w) not in (int, float) or not 0 <= w <= 1:
             raise ValueError(f"network meta rollout_weight must be a number in [0, 1], got {w!r}")
+    if "rollout_policy" in meta and meta["rollout_policy"] not in ROLLOUT_POLICIES:
+        raise ValueError(
+            f"network meta rollout_policy must be one of {', '.join(ROLLOUT_POLICIES)}, got "
+            f"{meta['rollout_policy']!r}"
+        )
     return meta
 
 
@@ -493,6 +501,31 @@ def _random_playout(state: GameState, rnd: random.Random) -> list[float]:
     return state.returns().tolist()
 
 
+def _greedy_playout(state: GameState, greedy: Agent) -> list[float]:
+    """Play ``greedy``'s moves for every seat on ``state`` (changed) to the end; return returns."""
+    while not state.is_terminal:
+        seat = state.current_player
+        state.apply(greedy.act(state, seat))
+    return state.returns().tolist()
+
+
+def _playout(policy: str, rng: np.random.Generator) -> Callable[[GameState], list[float]]:
+    """Return ``playout(state) -> returns`` for ``policy``, with its own stream from ``rng``."""
+    if policy == "greedy":
+        greedy = GreedyAgent(int(rng.integers(2**63)))
+
+        def greedy_playout(state: GameState) -> list[float]:
+            return _greedy_playout(state, greedy)
+
+        return greedy_playout
+    rnd = random.Random(int(rng.integers(2**63)))
+
+    def random_playout(state: GameState) -> list[float]:
+        return _random_playout(state, rnd)
+
+    return random_playout
+
+
 def _value_vector(value: float, mover: int, num_players: int) -> list[float]:
     """Spread a value for ``mover`` to every seat: ``value`` to it, ``-value/(n-1)`` to others."""
     if num_players == 1:
@@ -513,6 +546,7 @@ def puct_search(
     dirichlet_alpha: float | None = None,
     dirichlet_fraction: float = 0.25,
     rollout_weight: float = 0.0,
+    rollout_policy: str = "random",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Run :func:`run_puct` and return ``(visit counts, root priors)``, both (len(roots), A).
 
@@ -522,8 +556,12 @@ def puct_search(
     _check_search_args(roots, seats, simulations, c_puct, dirichlet_alpha, dirichlet_fraction)
     if not isinstance(rollout_weight, (int, float)) or not 0 <= rollout_weight <= 1:
         raise ValueError(f"rollout_weight must be in [0, 1], got {rollout_weight!r}")
+    if rollout_policy not in ROLLOUT_POLICIES:
+        raise ValueError(
+            f"rollout_policy must be one of {', '.join(ROLLOUT_POLICIES)}, got {rollout_policy!r}"
+        )
     mix = float(rollout_weight)
-    rollout_rng = random.Random(int(rng.integers(2**63))) if mix > 0 else None
+    playout = _playout(rollout_policy, rng) if mix > 0 else None
     num_roots = len(roots)
     num_actions = roots[0].spec.num_actions
     if any(g.spec.num_actions != num_actions for g in roots):
@@ -624,9 +662,9 @@ def puct_search(
                     node.prior.setdefault(a, prior)
             node.legal = None  # renormalize on the next visit
             vec = _value_vector(v, mover, scales[i][2])
-            if rollout_rng is not None:  # mix in a uniformly random playout's result
+            if playout is not None:  # mix in a playout's result
                 low, span, _ = scales[i]
-                played = _random_playout(leaf_state, rollout_rng)
+                played = playout(leaf_state)
                 vec = [
                     (1.0 - mix) * x + mix * (2.0 * (r - low) / span - 1.0)
                     for x, r in zip(vec, played, strict=True)
@@ -654,6 +692,7 @@ def run_puct(
     dirichlet_alpha: float | None = None,
     dirichlet_fraction: float = 0.25,
     rollout_weight: float = 0.0,
+    rollout_policy: str = "random",
 ) -> np.ndarray:
     """Search every root with PUCT and return the root visit counts, (len(roots), A) int64.
 
@@ -680,10 +719,13 @@ def run_puct(
     ``dirichlet_alpha`` set (self-play), each root's priors are mixed with Dirichlet noise:
     ``(1 - dirichlet_fraction) * P + dirichlet_fraction * Dir(alpha)``.
 
-    ``rollout_weight`` ``w`` > 0 (AlphaGo's mixing) plays a uniformly random playout from each
-    new leaf (its determinization, the search's chance stream) and backs up
-    ``(1 - w) * network value + w * the playout's scaled returns``, per seat. Rollouts cost time
-    but help where the network's values are weak.
+    ``rollout_weight`` ``w`` > 0 (AlphaGo's mixing) plays a playout from each new leaf (its
+    determinization, the search's chance stream) to the end and backs up ``(1 - w) * network
+    value + w * the playout's scaled returns``, per seat. ``rollout_policy`` chooses the
+    playout's moves: ``"random"`` (uniform, cheap) or ``"greedy"`` (the game's one-ply
+    heuristic for every seat, reading each seat's view of the determinization: costlier, far
+    better where random play says little). Playouts cost time but help where the network's
+    values are weak.
     """
     counts, _ = puct_search(
         roots,
@@ -695,6 +737,7 @@ def run_puct(
         dirichlet_alpha=dirichlet_alpha,
         dirichlet_fraction=dirichlet_fraction,
         rollout_weight=rollout_weight,
+        rollout_policy=rollout_policy,
     )
     return counts
 
@@ -709,7 +752,8 @@ class AZAgent(Agent):
 
     ``simulations=None`` takes the network file's ``"simulations"`` (the number its maker
     measured it with), else :data:`DEFAULT_SIMULATIONS`; ``rollout_weight=None`` the file's
-    ``"rollout_weight"``, else 0 (no playouts; see :func:`run_puct`).
+    ``"rollout_weight"``, else 0 (no playouts; see :func:`run_puct`), and
+    ``rollout_policy=None`` the file's ``"rollout_policy"``, else ``"random"``.
     Ties go to the higher prior, then the lower action id. ``simulations=0`` plays the
     network's most likely legal action without search. A decision with a single legal action
     is returned at once. The search reads only what the seat may know (see :func:`run_puct`).
@@ -724,6 +768,7 @@ class AZAgent(Agent):
         c_puct: float = 1.5,
         seed: int | None = None,
         rollout_weight: float | None = None,
+        rollout_policy: str | None = None,
     ) -> None:
         if not isinstance(net, PolicyValueNet):
             raise ValueError(
@@ -739,6 +784,14 @@ class AZAgent(Agent):
         if not isinstance(rollout_weight, (int, float)) or not 0 <= rollout_weight <= 1:
             raise ValueError(f"rollout_weight must be in [0, 1], got {rollout_weight!r}")
         self.rollout_weight = float(rollout_weight)
+        if rollout_policy is None:
+            rollout_policy = str(net.meta.get("rollout_policy", "random"))
+        if rollout_policy not in ROLLOUT_POLICIES:
+            raise ValueError(
+                f"rollout_policy must be one of {', '.join(ROLLOUT_POLICIES)}, got "
+                f"{rollout_policy!r}"
+            )
+        self.rollout_policy = rollout_policy
         if not isinstance(c_puct, (int, float)) or not 0 <= c_puct < math.inf:
             raise ValueError(f"c_puct must be a finite number >= 0, got {c_puct!r}")
         self.c_puct = float(c_puct)
@@ -773,6 +826,7 @@ class AZAgent(Agent):
             self.rng,
             c_puct=self.c_puct,
             rollout_weight=self.rollout_weight,
+            rollout_policy=self.rollout_policy,
         )
         visits, prior = counts[0].tolist(), root_priors[0].tolist()
         return int(max(legal, key=lambda a: (visits[a], prior[a], -a)))

@@ -13,8 +13,9 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
   ``simulations`` (int; default: the file's own ``simulations`` entry, else 64; 0 plays the
   network's most likely move without search)
   ``c`` (float, the PUCT constant, default 1.5) and ``rollout`` (float in [0, 1], the weight of
-  a random playout's result in each leaf's value; default: the file's ``rollout_weight``,
-  else 0), e.g. ``az:iris.npz,simulations=200,c=2``;
+  a playout's result in each leaf's value; default: the file's ``rollout_weight``, else 0)
+  and ``playout`` (``random`` or ``greedy``, how playouts move; default: the file's
+  ``rollout_policy``, else random), e.g. ``az:iris.npz,simulations=200,c=2``;
 - ``expert`` — the network packaged for the env (``tabletop_envs/agents/experts/<env>.npz``)
   played as ``az`` is, same options: ``expert``, ``expert:simulations=200``; an env without a
   packaged network is refused, naming the envs that have one;
@@ -156,9 +157,10 @@ def _az(args: str, env_name: str, seed: int | None) -> Agent:
     path, _, options = args.partition(",")
     if not path.strip() or "=" in path:
         raise ValueError(
-            "use az:PATH[,simulations=N][,c=F][,rollout=W] (a policy-value network .npz; "
-            "simulations per move, 0 plays the network's most likely move; c the PUCT constant; "
-            f"rollout the weight of random playouts in leaf values, 0-1), got az:{args}"
+            "use az:PATH[,simulations=N][,c=F][,rollout=W][,playout=random|greedy] (a "
+            "policy-value network .npz; simulations per move, 0 plays the network's most likely "
+            "move; c the PUCT constant; rollout the weight of playouts in leaf values, 0-1; "
+            f"playout how they move), got az:{args}"
         )
     net = PolicyValueNet.load(path.strip())
     return _az_agent(net, options, f"az:{args}", env_name, seed, source=path.strip())
@@ -197,7 +199,9 @@ def _az_agent(
     """Return an AZAgent playing ``net`` with the spec's ``simulations``/``c`` options."""
     from tabletop_envs.agents.az import AZAgent
 
-    kwargs = parse_kwargs(options, {"simulations": int, "c": float, "rollout": float}, spec)
+    kwargs = parse_kwargs(
+        options, {"simulations": int, "c": float, "rollout": float, "playout": str}, spec
+    )
     if env_name:
         game_name = _env_spec(env_name).load_game().game_name
         if net.meta["game"] != game_name:
@@ -208,6 +212,8 @@ def _az_agent(
         kwargs["c_puct"] = kwargs.pop("c")
     if "rollout" in kwargs:
         kwargs["rollout_weight"] = kwargs.pop("rollout")
+    if "playout" in kwargs:
+        kwargs["rollout_policy"] = kwargs.pop("playout")
     return AZAgent(net, seed=seed, **kwargs)  # type: ignore[arg-type]
 
 

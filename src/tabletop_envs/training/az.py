@@ -42,6 +42,7 @@ import numpy as np
 
 from tabletop_envs.agents.az import (
     FORMAT,
+    ROLLOUT_POLICIES,
     VERSION,
     AZAgent,
     PolicyValueNet,
@@ -102,6 +103,8 @@ class AZConfig:
     eval_simulations: int | None = None  # None: simulations
     rollout_weight: float = 0.0  # weight of random playouts in self-play's leaf values
     eval_rollout_weight: float | None = None  # None: rollout_weight
+    rollout_policy: str = "random"  # how playouts move: random | greedy
+    eval_rollout_policy: str | None = None  # None: rollout_policy
     final_eval_games: int = 200
     keep_best: bool = False  # keep best.npz, the periodic evaluations' best; it is what ships
     save_buffer: bool = True
@@ -163,6 +166,12 @@ class AZConfig:
             value = getattr(self, name)
             if value is not None and (not _number(value) or not 0 <= value <= 1):
                 raise ValueError(f"{name} must be in [0, 1], got {value!r}")
+        for name in ("rollout_policy", "eval_rollout_policy"):
+            value = getattr(self, name)
+            if value is not None and value not in ROLLOUT_POLICIES:
+                raise ValueError(
+                    f"{name} must be one of {', '.join(ROLLOUT_POLICIES)}, got {value!r}"
+                )
         for name in (
             "c_puct",
             "score_scale",
@@ -586,6 +595,7 @@ def self_play(
                 dirichlet_alpha=dirichlet_alpha,
                 dirichlet_fraction=config.dirichlet_fraction,
                 rollout_weight=config.rollout_weight,
+                rollout_policy=config.rollout_policy,
             )
             searches += len(searched)
         for j, i in enumerate(active):
@@ -749,13 +759,16 @@ def train_steps(
 
 
 # ---- evaluation --------------------------------------------------------------------------------
-def play_settings(config: AZConfig) -> tuple[int, float]:
-    """Return the simulations and rollout weight the evaluations (and the file) play with."""
+def play_settings(config: AZConfig) -> tuple[int, float, str]:
+    """Return the simulations, rollout weight and policy the evaluations (and the file) use."""
     simulations = config.simulations if config.eval_simulations is None else config.eval_simulations
     weight = (
         config.rollout_weight if config.eval_rollout_weight is None else config.eval_rollout_weight
     )
-    return simulations, float(weight)
+    policy = (
+        config.rollout_policy if config.eval_rollout_policy is None else config.eval_rollout_policy
+    )
+    return simulations, float(weight), policy
 
 
 def evaluate_file(
@@ -771,12 +784,13 @@ def evaluate_file(
     (:func:`~tabletop_envs.training.arena.run_arena`). Returns its wins, draws, losses, win
     rate with 95% Wilson interval, score and the arena's seconds.
     """
-    simulations, rollout_weight = play_settings(config)
+    simulations, rollout_weight, rollout_policy = play_settings(config)
     agent = AZAgent(
         PolicyValueNet.load(path),
         simulations=simulations,
         c_puct=config.c_puct,
         rollout_weight=rollout_weight,
+        rollout_policy=rollout_policy,
     )
     n = env_spec(config.env).load_game().new(seed=0, **config.env_kwargs).num_players
     start = time.perf_counter()
@@ -794,6 +808,7 @@ def evaluate_file(
         "score": stats.score,
         "simulations": simulations,
         "rollout_weight": rollout_weight,
+        "rollout_policy": rollout_policy,
         "seconds": time.perf_counter() - start,
     }
 
@@ -971,8 +986,13 @@ def train_az(
         run.warm_start = _warm_start(config, net, optimizer, buffer, game_class, params, say)
     model_path = out / "model.npz"
     # the file's defaults: what its evaluations play with
-    play_simulations, play_rollout = play_settings(config)
-    extra = {"env": config.env, "simulations": play_simulations, "rollout_weight": play_rollout}
+    play_simulations, play_rollout, play_policy = play_settings(config)
+    extra = {
+        "env": config.env,
+        "simulations": play_simulations,
+        "rollout_weight": play_rollout,
+        "rollout_policy": play_policy,
+    }
     made = {"command": command} if command else {}
     if not model_path.exists() or not config.resume:
         export_npz(
@@ -1401,6 +1421,18 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="the same for the evaluated agent and the file's default (default: --rollout-weight)",
     )
     p.add_argument(
+        "--rollout-policy",
+        choices=ROLLOUT_POLICIES,
+        default=default["rollout_policy"],
+        help="how self-play's playouts move: random, or greedy for every seat",
+    )
+    p.add_argument(
+        "--eval-rollout-policy",
+        choices=ROLLOUT_POLICIES,
+        default=None,
+        help="the same for the evaluated agent and the file's default (default: --rollout-policy)",
+    )
+    p.add_argument(
         "--final-eval-games",
         type=int,
         default=default["final_eval_games"],
@@ -1522,6 +1554,8 @@ def config_from_args(args: argparse.Namespace) -> AZConfig:
         eval_simulations=args.eval_simulations,
         rollout_weight=args.rollout_weight,
         eval_rollout_weight=args.eval_rollout_weight,
+        rollout_policy=args.rollout_policy,
+        eval_rollout_policy=args.eval_rollout_policy,
         final_eval_games=args.final_eval_games,
         keep_best=args.keep_best,
         save_buffer=args.save_buffer,

@@ -1,0 +1,65 @@
+"""Package a trained network as the ``expert`` of an env, with the settings it plays at.
+
+    python examples/package_expert.py runs/expert_iris/best.npz --env iris_v0 \\
+        --simulations 128 --rollout-weight 0.5
+    python examples/package_expert.py runs/expert_irk/best.npz --env irk_v0 --dtype float16 \\
+        --simulations 32 --rollout-weight 0.5 --out my_irk_expert.npz
+
+Reads a network file written by AlphaZero-style training (``model.npz`` or ``best.npz``),
+checks that it plays ``--env``'s default parameters, sets the agent's defaults in its meta
+(``simulations``, ``rollout_weight``, ``rollout_policy``: an option left out keeps the file's
+own) and writes it to ``--out``, by default ``src/tabletop_envs/agents/experts/<env>.npz``,
+the file ``make_agent("expert", env)`` loads (shipped in the wheel). Prints the file's size:
+a packaged expert must stay within 2 MB. Numpy only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tabletop_envs.agents.az import ROLLOUT_POLICIES, PolicyValueNet
+from tabletop_envs.envs.registry import env_spec, registered_envs
+
+EXPERTS = Path(__file__).resolve().parents[1] / "src" / "tabletop_envs" / "agents" / "experts"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the options, package the network, print where it went."""
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument("network", help="a network file (.npz) of AlphaZero-style training")
+    parser.add_argument("--env", required=True, choices=registered_envs())
+    parser.add_argument("--simulations", type=int, help="default simulations per move")
+    parser.add_argument("--rollout-weight", type=float, help="default weight of playouts, 0-1")
+    parser.add_argument("--rollout-policy", choices=ROLLOUT_POLICIES, help="how playouts move")
+    parser.add_argument("--dtype", choices=("float32", "float16"), default="float32")
+    parser.add_argument("--out", help="default: the package's experts/<env>.npz")
+    args = parser.parse_args(argv)
+    try:
+        net = PolicyValueNet.load(args.network)
+        net.check_game(env_spec(args.env).load_game().new(seed=0))
+        meta = dict(net.meta, env=args.env)
+        for key in ("simulations", "rollout_weight", "rollout_policy"):
+            if getattr(args, key) is not None:
+                meta[key] = getattr(args, key)
+        packaged = PolicyValueNet(meta, net.arrays)  # checks the new meta
+    except ValueError as err:
+        parser.error(str(err))
+    out = Path(args.out) if args.out else EXPERTS / f"{args.env}.npz"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    packaged.save(out, dtype=args.dtype)
+    size = out.stat().st_size
+    print(
+        f"wrote {out}: {size / 1e6:.2f} MB, simulations={meta.get('simulations', 'default')}, "
+        f"rollout_weight={meta.get('rollout_weight', 0)}, "
+        f"rollout_policy={meta.get('rollout_policy', 'random')}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

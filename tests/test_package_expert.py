@@ -1,0 +1,53 @@
+"""``examples/package_expert.py`` sets an expert's play settings and writes a loadable file."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tabletop_envs.agents import make_agent
+from tabletop_envs.agents.az import PolicyValueNet
+from tabletop_envs.games.iris.rules import IrisState
+from tabletop_envs.games.irk.rules import IrkState
+
+SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "package_expert.py"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("package_expert", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_packaging_sets_the_defaults_and_keeps_the_weights(tmp_path, capsys):
+    net = PolicyValueNet.initial(IrkState.new(seed=0), hidden=(8,), seed=0, simulations=16)
+    net.save(tmp_path / "best.npz")
+    out = tmp_path / "expert.npz"
+    argv = [str(tmp_path / "best.npz"), "--env", "irk_v0", "--rollout-weight", "0.5"]
+    assert _script().main([*argv, "--dtype", "float16", "--out", str(out)]) == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    packaged = PolicyValueNet.load(out)
+    assert packaged.meta["env"] == "irk_v0"
+    assert packaged.meta["simulations"] == 16  # left out: the file's own
+    assert packaged.meta["rollout_weight"] == 0.5
+    for key, value in net.arrays.items():
+        np.testing.assert_array_equal(packaged.arrays[key], value.astype(np.float16))
+    agent = make_agent(f"az:{out}", "irk_v0")
+    assert (agent.simulations, agent.rollout_weight, agent.rollout_policy) == (16, 0.5, "random")
+
+
+def test_packaging_refuses_a_network_of_another_game_or_bad_settings(tmp_path, capsys):
+    PolicyValueNet.initial(IrisState.new(seed=0), hidden=(8,)).save(tmp_path / "iris.npz")
+    script = _script()
+    with pytest.raises(SystemExit):
+        script.main([str(tmp_path / "iris.npz"), "--env", "irk_v0", "--out", str(tmp_path / "x")])
+    assert "this network plays 'iris', not 'irk'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        script.main([str(tmp_path / "iris.npz"), "--env", "iris_v0", "--rollout-weight", "2"])
+    assert "rollout_weight must be a number in [0, 1]" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()

@@ -492,6 +492,18 @@ def _evaluate(
     return priors, np.clip(values, -1.0, 1.0).tolist()
 
 
+def _check_playouts(weight: object, policy: object) -> float:
+    """Return the playout ``weight`` as a float; ValueError unless it is in [0, 1] and
+    ``policy`` one of :data:`ROLLOUT_POLICIES`."""
+    if not isinstance(weight, (int, float)) or not 0 <= weight <= 1:
+        raise ValueError(f"rollout_weight must be in [0, 1], got {weight!r}")
+    if policy not in ROLLOUT_POLICIES:
+        raise ValueError(
+            f"rollout_policy must be one of {', '.join(ROLLOUT_POLICIES)}, got {policy!r}"
+        )
+    return float(weight)
+
+
 def _random_playout(state: GameState, rnd: random.Random) -> list[float]:
     """Play uniformly random legal moves on ``state`` (changed) to the end; return its returns."""
     draw = rnd.random
@@ -554,13 +566,7 @@ def puct_search(
     for), zero on illegal actions.
     """
     _check_search_args(roots, seats, simulations, c_puct, dirichlet_alpha, dirichlet_fraction)
-    if not isinstance(rollout_weight, (int, float)) or not 0 <= rollout_weight <= 1:
-        raise ValueError(f"rollout_weight must be in [0, 1], got {rollout_weight!r}")
-    if rollout_policy not in ROLLOUT_POLICIES:
-        raise ValueError(
-            f"rollout_policy must be one of {', '.join(ROLLOUT_POLICIES)}, got {rollout_policy!r}"
-        )
-    mix = float(rollout_weight)
+    mix = _check_playouts(rollout_weight, rollout_policy)
     playout = _playout(rollout_policy, rng) if mix > 0 else None
     num_roots = len(roots)
     num_actions = roots[0].spec.num_actions
@@ -781,16 +787,9 @@ class AZAgent(Agent):
         self.simulations = check_int_range("simulations", simulations, 0, MAX_SIMULATIONS)
         if rollout_weight is None:
             rollout_weight = float(net.meta.get("rollout_weight", 0.0))
-        if not isinstance(rollout_weight, (int, float)) or not 0 <= rollout_weight <= 1:
-            raise ValueError(f"rollout_weight must be in [0, 1], got {rollout_weight!r}")
-        self.rollout_weight = float(rollout_weight)
         if rollout_policy is None:
             rollout_policy = str(net.meta.get("rollout_policy", "random"))
-        if rollout_policy not in ROLLOUT_POLICIES:
-            raise ValueError(
-                f"rollout_policy must be one of {', '.join(ROLLOUT_POLICIES)}, got "
-                f"{rollout_policy!r}"
-            )
+        self.rollout_weight = _check_playouts(rollout_weight, rollout_policy)
         self.rollout_policy = rollout_policy
         if not isinstance(c_puct, (int, float)) or not 0 <= c_puct < math.inf:
             raise ValueError(f"c_puct must be a finite number >= 0, got {c_puct!r}")

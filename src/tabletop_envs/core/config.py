@@ -1,0 +1,401 @@
+"""Run configurations declared once: typed fields with a default, bounds and help.
+
+A configuration is a dataclass deriving from :class:`Config` whose fields are made with
+:func:`setting`. From that one declaration come the checks (every field is checked when the
+object is built or replaced; a wrong value raises :class:`InvalidParameterError` naming the
+field and what is valid), the command line (:func:`add_options` adds one option per field,
+with its type, bounds, choices, default and help) and the reading back of parsed options
+(:func:`from_namespace`). ``Config.from_dict`` refuses unknown keys, as pydantic's
+``extra="forbid"`` does.
+
+Field types understood: ``int``, ``float``, ``bool``, ``str``, ``tuple[T, ...]`` of those,
+``dict[str, Any]`` (game parameters, given on the command line as repeated
+``--param KEY=VALUE``) and ``X | None`` of any of them.
+
+:func:`parse_value` and :func:`parse_assignment` are the project's one reader of ``key=value``
+text (game parameters, agent spec options, command lines).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import json
+import math
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, TypeVar
+
+import numpy as np
+
+from tabletop_envs.core.errors import InvalidParameterError
+
+C = TypeVar("C", bound="Config")
+
+#: Longest piece of a user's input quoted back in an error message.
+QUOTE_LIMIT = 80
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """Return ``repr(value)``, cut to ``limit`` characters (an error never echoes 20 MB)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 3]}... ({len(text)} characters)"
+
+
+# ---- key=value text -------------------------------------------------------------------------
+def parse_value(text: str) -> Any:
+    """Read one value of ``key=value`` text.
+
+    ``true``/``false`` (any case) are bools, ``none``/``null`` (any case) None; then a JSON or
+    Python literal (``3``, ``1.5``, ``"a"``, ``[1, 2]``, ``(1, 2)``, ``{"a": 1}``), lists read as
+    tuples (game parameters are hashable); anything else is the text itself.
+    """
+    raw = text.strip()
+    low = raw.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        try:
+            value = ast.literal_eval(raw)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return raw
+    return _tuples(value)
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return tuple(_tuples(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _tuples(v) for k, v in value.items()}
+    return value
+
+
+def parse_assignment(text: str) -> tuple[str, Any]:
+    """Split ``key=value`` into the key and its :func:`parse_value`; ValueError otherwise."""
+    key, eq, raw = text.partition("=")
+    if not eq or not key.strip():
+        raise ValueError(f"expected key=value, got {quote(text)}")
+    return key.strip(), parse_value(raw)
+
+
+def _param_option(text: str) -> tuple[str, Any]:
+    """argparse type of ``--param KEY=VALUE``."""
+    try:
+        return parse_assignment(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"a parameter is KEY=VALUE: {error}") from None
+
+
+# ---- declaring a setting --------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Setting:
+    """What :func:`setting` records about a field (its metadata)."""
+
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] | None = None
+    flags: tuple[str, ...] = ()
+    metavar: str | None = None
+    cli: bool = True
+    check: Callable[[Any], str | None] | None = None
+
+
+def setting(
+    default: Any = dataclasses.MISSING,
+    *,
+    help: str,
+    low: float | None = None,
+    high: float | None = None,
+    choices: Iterable[Any] | None = None,
+    flags: Sequence[str] = (),
+    metavar: str | None = None,
+    cli: bool = True,
+    check: Callable[[Any], str | None] | None = None,
+    default_factory: Callable[[], Any] | None = None,
+) -> Any:
+    """Declare a field of a :class:`Config`: its default, bounds, choices and help.
+
+    ``low``/``high`` bound numbers (each item of a tuple); ``choices`` lists the valid values;
+    ``flags`` are the command-line spellings (default ``--field-name``); ``cli=False`` keeps
+    the field off the command line; ``check(value)`` returns a problem text or None.
+    """
+    meta = Setting(
+        help=help,
+        low=low,
+        high=high,
+        choices=None if choices is None else tuple(choices),
+        flags=tuple(flags),
+        metavar=metavar,
+        cli=cli,
+        check=check,
+    )
+    if default_factory is not None:
+        return dataclasses.field(default_factory=default_factory, metadata={"setting": meta})
+    return dataclasses.field(default=default, metadata={"setting": meta})
+
+
+# ---- checking -------------------------------------------------------------------------------
+def _optional(kind: Any) -> tuple[Any, bool]:
+    """Return ``(the type without None, whether None is allowed)``."""
+    if typing.get_origin(kind) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(kind) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], True
+    return kind, False
+
+
+def _valid_text(kind: Any, meta: Setting) -> str:
+    """Describe the valid values of a field, for error messages and help."""
+    if meta.choices is not None:
+        return "one of " + ", ".join(repr(c) for c in meta.choices)
+    name = {int: "an integer", float: "a number", bool: "True or False", str: "a string"}.get(
+        kind, getattr(kind, "__name__", str(kind))
+    )
+    if meta.low is not None and meta.high is not None:
+        return f"{name} from {meta.low:g} to {meta.high:g}"
+    if meta.low is not None:
+        return f"{name} >= {meta.low:g}"
+    if meta.high is not None:
+        return f"{name} <= {meta.high:g}"
+    return name
+
+
+def _check_scalar(name: str, value: Any, kind: Any, meta: Setting) -> Any:
+    """Return ``value`` converted to ``kind`` (int, float, bool or str), checked."""
+    bad = InvalidParameterError(f"{name} must be {_valid_text(kind, meta)}, got {quote(value)}")
+    if kind is bool:
+        if not isinstance(value, (bool, np.bool_)):
+            raise bad
+        value = bool(value)
+    elif kind is int:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise bad
+        value = int(value)
+    elif kind is float:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)
+        ):
+            raise bad
+        value = float(value)
+        if not math.isfinite(value):
+            raise bad
+    elif kind is str and not isinstance(value, str):
+        raise bad
+    if meta.choices is not None and value not in meta.choices:
+        raise bad
+    if kind in (int, float) and (
+        (meta.low is not None and value < meta.low) or (meta.high is not None and value > meta.high)
+    ):
+        raise bad
+    return value
+
+
+def check_field(name: str, value: Any, kind: Any, meta: Setting) -> Any:
+    """Return ``value`` checked against the field's type and setting (converted where safe)."""
+    kind, optional = _optional(kind)
+    if value is None:
+        if optional:
+            return None
+        raise InvalidParameterError(f"{name} must be {_valid_text(kind, meta)}, got None")
+    origin = typing.get_origin(kind)
+    if origin is tuple:
+        item = typing.get_args(kind)[0]
+        if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+            raise InvalidParameterError(
+                f"{name} must be a list of {_valid_text(item, meta)}, got {quote(value)}"
+            )
+        items = tuple(value)
+        checked = tuple(_check_scalar(f"{name}[{i}]", v, item, meta) for i, v in enumerate(items))
+        out: Any = checked
+    elif origin is dict or kind is dict:
+        if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+            raise InvalidParameterError(
+                f"{name} must be a mapping of names to values, got {quote(value)}"
+            )
+        out = dict(value)
+    else:
+        out = _check_scalar(name, value, kind, meta)
+    if meta.check is not None:
+        problem = meta.check(out)
+        if problem:
+            raise InvalidParameterError(f"{name} {problem}, got {quote(value)}")
+    return out
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
+
+
+def settings_of(cls: type[Config] | Config) -> list[tuple[dataclasses.Field[Any], Setting]]:
+    """Return the fields declared with :func:`setting`, with their settings, in order."""
+    found = dataclasses.fields(cls)  # type: ignore[arg-type]
+    return [(f, f.metadata["setting"]) for f in found if "setting" in f.metadata]
+
+
+class Config:
+    """Base of run configurations: every :func:`setting` field checked on construction.
+
+    Subclasses are dataclasses; ``check()`` may add checks across fields (raise
+    :class:`InvalidParameterError` naming them).
+    """
+
+    #: Shown as the command line's description.
+    about: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        hints = _hints(type(self))
+        for f, meta in settings_of(self):
+            value = check_field(f.name, getattr(self, f.name), hints[f.name], meta)
+            object.__setattr__(self, f.name, value)
+        self.check()
+
+    def check(self) -> None:
+        """Checks across fields; the default has none."""
+
+    @classmethod
+    def from_dict(cls: type[C], data: Mapping[str, Any]) -> C:
+        """Build from a mapping of field names (unknown keys are refused, naming them)."""
+        if not isinstance(data, Mapping):
+            raise InvalidParameterError(f"a {cls.__name__} is a mapping, got {quote(data)}")
+        names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        unknown = sorted(str(k) for k in data if k not in names)
+        if unknown:
+            raise InvalidParameterError(
+                f"unknown {cls.__name__} field(s) {', '.join(quote(k) for k in unknown)}; "
+                f"fields: {', '.join(sorted(names))}"
+            )
+        return cls(**data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the fields as JSON-ready values (tuples as lists)."""
+        return {
+            f.name: _plain(getattr(self, f.name))
+            for f in dataclasses.fields(self)  # type: ignore[arg-type]
+        }
+
+    def replace(self: C, **changes: Any) -> C:
+        """Return a copy with ``changes`` applied (checked again)."""
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+# ---- the command line -----------------------------------------------------------------------
+def flags_of(f: dataclasses.Field[Any], meta: Setting) -> tuple[str, ...]:
+    """Return the command-line spellings of a field (``--field-name`` unless declared)."""
+    return meta.flags or ("--" + f.name.replace("_", "-"),)
+
+
+def _argparse_type(kind: Any) -> Callable[[str], Any]:
+    if kind is bool:
+        return parse_value
+    if kind in (int, float):
+
+        def number(text: str) -> Any:
+            try:
+                return kind(text)
+            except ValueError:
+                raise argparse.ArgumentTypeError(
+                    f"expected {'an integer' if kind is int else 'a number'}, got {quote(text)}"
+                ) from None
+
+        return number
+
+    def text_or_none(text: str) -> Any:
+        return None if text.strip().lower() in ("none", "null") else text
+
+    return text_or_none
+
+
+def option_kwargs(
+    f: dataclasses.Field[Any], meta: Setting, kind: Any, default: Any
+) -> dict[str, Any]:
+    """Return the ``add_argument`` keywords of a field."""
+    kind, optional = _optional(kind)
+    origin = typing.get_origin(kind)
+    show = _plain(default)
+    extra = "" if meta.choices is not None or kind in (str, dict) else _valid_text(kind, meta)
+    help_text = meta.help
+    if extra and (meta.low is not None or meta.high is not None):
+        help_text += f"; {extra}"
+    kwargs: dict[str, Any] = {"dest": f.name, "default": default, "metavar": meta.metavar}
+    if kind is bool and not optional:
+        kwargs.update(action=argparse.BooleanOptionalAction, metavar=None)
+        help_text += f" (default: {'on' if default else 'off'})"
+    elif origin is dict or kind is dict:
+        kwargs.update(action="append", type=_param_option, metavar=meta.metavar or "KEY=VALUE")
+        kwargs["default"] = None
+    elif origin is tuple:
+        item = typing.get_args(kind)[0]
+        kwargs.update(nargs="+" if not optional else "*", type=_argparse_type(item))
+        kwargs["choices"] = meta.choices
+        help_text += f" (default: {' '.join(map(str, show)) if show else 'none'})"
+    else:
+        kwargs.update(type=_argparse_type(kind), choices=meta.choices)
+        if default is not None and default != "":
+            help_text += f" (default: {show})"
+    kwargs["help"] = help_text.replace("%", "%%")
+    return {k: v for k, v in kwargs.items() if v is not None or k == "default"}
+
+
+def add_options(
+    parser: argparse.ArgumentParser | Any,
+    cls: type[Config],
+    *,
+    skip: Iterable[str] = (),
+    defaults: Mapping[str, Any] | None = None,
+) -> None:
+    """Add one command-line option per :func:`setting` field of ``cls`` to ``parser``.
+
+    ``skip`` names fields left off; ``defaults`` overrides a field's default on this command.
+    """
+    skipped = set(skip)
+    hints = _hints(cls)
+    for f, meta in settings_of(cls):
+        if not meta.cli or f.name in skipped:
+            continue
+        default = (defaults or {}).get(f.name, _default_of(f))
+        parser.add_argument(*flags_of(f, meta), **option_kwargs(f, meta, hints[f.name], default))
+
+
+def _default_of(f: dataclasses.Field[Any]) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return None
+
+
+def from_namespace(cls: type[C], args: argparse.Namespace, **overrides: Any) -> C:
+    """Build ``cls`` from parsed options (fields missing from ``args`` keep their defaults)."""
+    hints = _hints(cls)
+    values: dict[str, Any] = {}
+    for f, _meta in settings_of(cls):
+        if not hasattr(args, f.name):
+            continue
+        value = getattr(args, f.name)
+        kind, _ = _optional(hints[f.name])
+        if typing.get_origin(kind) is dict or kind is dict:
+            value = dict(value or [])
+        values[f.name] = value
+    values.update(overrides)
+    return cls(**values)

@@ -82,9 +82,9 @@ def test_unknown_game_is_named():
 
 
 def test_register_heuristic_plugs_in_a_game(monkeypatch):
-    import tabletop_envs.agents.greedy as greedy
+    import tabletop_envs.envs.registry as registry
 
-    monkeypatch.setattr(greedy, "_HEURISTICS", {k: dict(v) for k, v in greedy._HEURISTICS.items()})
+    monkeypatch.setattr(registry, "_HEURISTICS", {})
     register_heuristic("iris", lambda game, seat, actions, rng: [float(a) for a in actions])
     game = IrisState.new(seed=0, board_size=3)
     game.apply(game.legal_actions()[0])
@@ -92,9 +92,9 @@ def test_register_heuristic_plugs_in_a_game(monkeypatch):
 
 
 def test_best_actions_are_the_tied_top_scores_and_act_plays_one(monkeypatch):
-    import tabletop_envs.agents.greedy as greedy
+    import tabletop_envs.envs.registry as registry
 
-    monkeypatch.setattr(greedy, "_HEURISTICS", {k: dict(v) for k, v in greedy._HEURISTICS.items()})
+    monkeypatch.setattr(registry, "_HEURISTICS", {})
     # score = action id modulo 4: every legal id that is 3 mod 4 ties at the top
     register_heuristic("iris", lambda game, seat, actions, rng: [float(a % 4) for a in actions])
     game = IrisState.new(seed=0, board_size=3)
@@ -114,9 +114,9 @@ def test_best_actions_default_is_the_single_move_act_plays():
 
 
 def test_action_scores_are_the_heuristics_and_their_top_is_best_actions(monkeypatch):
-    import tabletop_envs.agents.greedy as greedy
+    import tabletop_envs.envs.registry as registry
 
-    monkeypatch.setattr(greedy, "_HEURISTICS", {k: dict(v) for k, v in greedy._HEURISTICS.items()})
+    monkeypatch.setattr(registry, "_HEURISTICS", {})
     register_heuristic("iris", lambda game, seat, actions, rng: [float(a % 4) for a in actions])
     game = IrisState.new(seed=0, board_size=3)
     agent = make_agent("greedy", seed=1)

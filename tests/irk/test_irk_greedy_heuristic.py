@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tabletop_envs.agents.heuristics.irk import _Evaluator
+from tabletop_envs.games.irk.heuristics import _Evaluator
 from tabletop_envs.games.irk.placement import footprint
 from tabletop_envs.games.irk.rules import CHOOSE, PLACE, ROUND_KINDS, IrkState
 from tabletop_envs.games.irk.scoring import score_game

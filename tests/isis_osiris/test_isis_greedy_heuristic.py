@@ -13,7 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from tabletop_envs.agents.heuristics.isis_osiris import REVEAL_PENALTY, score_actions
+from tabletop_envs.games.isis_osiris.heuristics import REVEAL_PENALTY, score_actions
 from tabletop_envs.games.isis_osiris.rules import PLACE, IsisOsirisState
 from tabletop_envs.games.isis_osiris.tables import (
     NEIGHBORS,

@@ -2,8 +2,9 @@
 
 A heuristic scores every legal action of the seat to move from what that seat may know; the
 agent plays a highest-scoring action, breaking ties uniformly with its own seeded Generator.
-Heuristics live in :mod:`tabletop_envs.agents.heuristics` (one module per game, described in
-``docs/agents.md``); :func:`register_heuristic` adds one for a new game.
+Each game declares its heuristics in its own folder (``heuristics`` of its
+:class:`~tabletop_envs.core.registration.EnvSpec`, e.g. :mod:`tabletop_envs.games.iris.heuristics`,
+described in ``docs/agents.md``); :func:`register_heuristic` adds or overrides one.
 
 Heuristics come in kinds: ``greedy`` (every game) and ``planner`` (Irk: greedy's margin counting
 the hand tiles that will become bets), played by :class:`GreedyAgent` and :class:`PlannerAgent`.
@@ -11,61 +12,29 @@ the hand tiles that will become bets), played by :class:`GreedyAgent` and :class
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.core.game import GameState
+from tabletop_envs.envs.registry import (
+    get_heuristic,
+    heuristic_games,
+    register_heuristic,
+)
 
-#: ``heuristic(game, seat, actions, rng) -> scores``: one float per action of ``actions``.
-Heuristic = Callable[[GameState, int, list[int], np.random.Generator], list[float]]
+if TYPE_CHECKING:
+    from tabletop_envs.envs.registry import Heuristic
 
-_HEURISTICS: dict[str, dict[str, str | Heuristic]] = {
-    "greedy": {
-        "iris": "tabletop_envs.agents.heuristics.iris:score_actions",
-        "isis_osiris": "tabletop_envs.agents.heuristics.isis_osiris:score_actions",
-        "irk": "tabletop_envs.agents.heuristics.irk:score_actions",
-    },
-    "planner": {
-        "irk": "tabletop_envs.agents.heuristics.irk:plan_scores",
-    },
-}
-
-
-def _kind_table(kind: str) -> dict[str, str | Heuristic]:
-    try:
-        return _HEURISTICS[kind]
-    except KeyError:
-        raise ValueError(
-            f"unknown heuristic kind {kind!r}; kinds: {', '.join(sorted(_HEURISTICS))}"
-        ) from None
-
-
-def register_heuristic(game_name: str, heuristic: str | Heuristic, kind: str = "greedy") -> None:
-    """Set the ``kind`` heuristic of ``game_name`` (a function or a ``"module:function"`` path)."""
-    _kind_table(kind)[game_name] = heuristic
-
-
-def heuristic_games(kind: str = "greedy") -> list[str]:
-    """Return the game names that have a ``kind`` heuristic, sorted."""
-    return sorted(_kind_table(kind))
-
-
-def get_heuristic(game_name: str, kind: str = "greedy") -> Heuristic:
-    """Return the ``kind`` heuristic of ``game_name``; ValueError naming the games with one."""
-    try:
-        entry = _kind_table(kind)[game_name]
-    except KeyError:
-        raise ValueError(
-            f"no {kind} heuristic for game {game_name!r}; games with one: "
-            f"{', '.join(heuristic_games(kind))}"
-        ) from None
-    if isinstance(entry, str):
-        module, _, attr = entry.partition(":")
-        return getattr(importlib.import_module(module), attr)
-    return entry
+__all__ = [
+    "GreedyAgent",
+    "PlannerAgent",
+    "get_heuristic",
+    "heuristic_games",
+    "register_heuristic",
+    "top_actions",
+]
 
 
 class GreedyAgent(Agent):

@@ -13,22 +13,15 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
-from typing import TextIO, cast
+from typing import TextIO
 
 import numpy as np
 
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.core.errors import IllegalActionError
 from tabletop_envs.core.game import GameState
-
-#: ``parser(game, text) -> action id``, ``None`` when the text is not in the game's syntax;
-#: ValueError with a message when it is, but names no valid move (e.g. off the board).
-MoveParser = Callable[[GameState, str], "int | None"]
-
-#: ``announcer(game, action, viewer) -> text``: the move ``action`` of the seat to move in
-#: ``game`` (before it is played) as seat ``viewer`` may see it, e.g. ``"plays c2"``.
-MoveAnnouncer = Callable[[GameState, int, int], str]
+from tabletop_envs.core.registration import MoveAnnouncer, MoveParser
+from tabletop_envs.envs.registry import move_syntax
 
 _PARSERS: dict[str, MoveParser] = {}
 _HINTS: dict[str, str] = {}
@@ -40,7 +33,11 @@ class QuitGame(Exception):  # noqa: N818 - a request, not an error
 
 
 def register_move_parser(game_name: str, parser: MoveParser, hint: str = "") -> None:
-    """Add the move syntax of ``game_name`` (``hint`` is shown once at the start of play)."""
+    """Set the move syntax of ``game_name`` (``hint`` is shown once at the start of play).
+
+    A game declares its own syntax in its folder (``moves`` of its ``EnvSpec``); this
+    overrides it.
+    """
     _PARSERS[game_name] = parser
     if hint:
         _HINTS[game_name] = hint
@@ -48,7 +45,10 @@ def register_move_parser(game_name: str, parser: MoveParser, hint: str = "") -> 
 
 def move_hint(game_name: str) -> str:
     """Return the one-line description of the game's move syntax ("" if none)."""
-    return _HINTS.get(game_name, "")
+    if game_name in _HINTS:
+        return _HINTS[game_name]
+    syntax = move_syntax(game_name)
+    return "" if syntax is None else syntax.hint
 
 
 def register_move_announcer(game_name: str, announcer: MoveAnnouncer) -> None:
@@ -63,6 +63,9 @@ def announce_move(game: GameState, action: int, viewer: int) -> str:
     moves registers an announcer that hides what ``viewer`` may not see.
     """
     announcer = _ANNOUNCERS.get(game.game_name)
+    if announcer is None:
+        syntax = move_syntax(game.game_name)
+        announcer = None if syntax is None else syntax.announcer
     if announcer is not None:
         return announcer(game, action, viewer)
     return f"plays {game.action_to_string(action)}"
@@ -83,6 +86,9 @@ def parse_move(game: GameState, text: str) -> int:
     legal = np.flatnonzero(game.legal_mask()).tolist()
     action: int | None = None
     parser = _PARSERS.get(game.game_name)
+    if parser is None:
+        syntax = move_syntax(game.game_name)
+        parser = None if syntax is None else syntax.parser
     if parser is not None:
         action = parser(game, text)
     if action is None:
@@ -152,103 +158,3 @@ class HumanAgent(Agent):
                 return parse_move(game, text)
             except ValueError as err:
                 self._say(str(err))
-
-
-# ---- per-game move syntax ------------------------------------------------------------------
-_PAIR = re.compile(r"\(?\s*(-?\d+)\s*[,\s]\s*(-?\d+)\s*\)?")
-
-
-def _iris(game: GameState, text: str) -> int | None:
-    """Iris: ``q r`` / ``q,r`` / ``(q, r)`` axial cells, ``pass``."""
-    low = text.strip().lower()
-    if low in ("pass", "p", "forfeit"):
-        return game.pass_action  # type: ignore[attr-defined]
-    match = _PAIR.fullmatch(low)
-    if not match:
-        return None
-    q, r = int(match.group(1)), int(match.group(2))
-    return game.coord_to_action(q, r)  # type: ignore[attr-defined]  # ValueError off-board
-
-
-register_move_parser(
-    "iris",
-    _iris,
-    "Iris moves: a cell as 'q r' or '(q, r)' (axial: (0, 0) is the centre, q grows to the "
-    "right, r downwards), or 'pass'.",
-)
-
-
-_SQUARE = re.compile(r"(?:(stone|tile|s|t)\s*)?([a-f])\s*([1-6])")
-
-
-def _isis_osiris(game: GameState, text: str) -> int | None:
-    """Isis & Osiris: ``reveal``; ``c2`` (a stone, or the revealed tile while placing one)."""
-    low = text.strip().lower()
-    if low in ("reveal", "r"):
-        return game.reveal_action  # type: ignore[attr-defined]
-    match = _SQUARE.fullmatch(low)
-    if not match:
-        return None
-    from tabletop_envs.games.isis_osiris.tables import PLACE, TILE_BASE, coord_to_square
-
-    kind, col, row = match.groups()
-    square = coord_to_square(int(row) - 1, "abcdef".index(col))
-    placing = game.phase == PLACE  # type: ignore[attr-defined]
-    if kind in ("tile", "t") or (kind is None and placing):
-        return TILE_BASE + square
-    return square
-
-
-register_move_parser(
-    "isis_osiris",
-    _isis_osiris,
-    "Isis & Osiris moves: a square like 'c2' (column a-f, row 1-6) for a stone, or for the "
-    "tile just revealed; 'reveal' to turn over your top tile.",
-)
-
-_ORIENT = {"down": 0, "d": 0, "right": 1, "r": 1, "up": 2, "u": 2, "left": 3, "l": 3}
-_PLACE = re.compile(r"(?:place\s*)?(?:at\s*)?\(?\s*(\d+)\s*[,\s]\s*(\d+)\s*\)?\s*([a-z]+)")
-_CHOOSE = re.compile(r"(?:choose\s*)?#?\s*(\d+)")
-
-
-def _irk(game: GameState, text: str) -> int | None:
-    """Irk: ``choose 12`` / ``12`` (a tile id); ``place 9 7 right`` (row, col, orientation)."""
-    from tabletop_envs.games.irk.rules import CHOOSE
-
-    low = text.strip().lower()
-    if game.phase == CHOOSE:  # type: ignore[attr-defined]
-        match = _CHOOSE.fullmatch(low)
-        return int(match.group(1)) if match else None
-    match = _PLACE.fullmatch(low)
-    if not match or match.group(3) not in _ORIENT:
-        return None
-    row, col = int(match.group(1)), int(match.group(2))
-    return game.placement_to_action(row, col, _ORIENT[match.group(3)])  # type: ignore[attr-defined]
-
-
-def _irk_announce(state: GameState, action: int, viewer: int) -> str:
-    """Irk: another seat's choice is secret until the bets are revealed or the tile is placed."""
-    from tabletop_envs.core.seats import next_seat
-    from tabletop_envs.games.irk.rules import CHOOSE, ROUND_KINDS, IrkState
-
-    game = cast(IrkState, state)  # registered for Irk only
-    mover = game.current_player
-    if game.phase != CHOOSE:  # the tile being placed is revealed as it is placed
-        tile = game.chosen[mover]
-        return f"places #{tile} {game.tile_label(tile)}: {game.action_to_string(action)}"
-    text = f"plays {game.action_to_string(action)}" if mover == viewer else "chose a tile"
-    if next_seat(mover, game.num_players) == game.box and ROUND_KINDS[game.round] == "bet":
-        chosen = [action if s == mover else t for s, t in enumerate(game.chosen)]
-        bets = ", ".join(f"player_{s} #{t} {game.tile_label(t)}" for s, t in enumerate(chosen))
-        text += f"; the bets are revealed: {bets}"
-    return text
-
-
-register_move_announcer("irk", _irk_announce)
-
-register_move_parser(
-    "irk",
-    _irk,
-    "Irk moves: 'choose 12' (or '12') picks hand tile #12; 'place 9 7 right' puts the top "
-    "square on row 9, column 7, running down/right/up/left.",
-)

@@ -22,7 +22,7 @@ from tabletop_envs.core.errors import (
 )
 from tabletop_envs.core.game import TERMINAL, GameState
 from tabletop_envs.core.params import check_choice
-from tabletop_envs.envs.registry import EnvSpec
+from tabletop_envs.core.registration import EnvSpec
 
 RENDER_MODES = ("ansi", "rgb_array", "svg")
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")

@@ -18,8 +18,8 @@ from pettingzoo import ParallelEnv
 
 from tabletop_envs.core.errors import IllegalActionError
 from tabletop_envs.core.game import GameState
+from tabletop_envs.core.registration import EnvSpec
 from tabletop_envs.envs.aec import ILLEGAL_ACTION_REWARD, TabletopEnv
-from tabletop_envs.envs.registry import EnvSpec
 
 Obs = dict[str, np.ndarray]
 

@@ -1,56 +1,68 @@
-"""The registry: every env of the library is declared here once and created by :func:`make`."""
+"""The registry: every env of the library, collected from what each game declares.
+
+Each package under :mod:`tabletop_envs.games` declares its :class:`EnvSpec` as ``SPEC`` in its
+``__init__.py``; the registry finds them at import, so a new built-in game is one folder. A
+game of your own is one :func:`register` call. The registry also answers what a game knows
+about itself (heuristics, move syntax, score key), looked up by the core game name.
+"""
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+import pkgutil
 from typing import TYPE_CHECKING, Any
 
+import gymnasium
+
+import tabletop_envs.games
+from tabletop_envs.core.registration import EnvSpec, MoveSyntax, load
+from tabletop_envs.envs.aec import TabletopEnv
+from tabletop_envs.envs.parallel import TabletopParallelEnv
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import numpy as np
+
     from tabletop_envs.core.game import GameState
 
+    #: ``heuristic(game, seat, actions, rng) -> scores``: one float per action of ``actions``.
+    Heuristic = Callable[[GameState, int, list[int], np.random.Generator], list[float]]
 
-@dataclass(frozen=True)
-class EnvSpec:
-    """How to build one registered env.
+__all__ = [
+    "EnvSpec",
+    "MoveSyntax",
+    "env_spec",
+    "game_spec",
+    "get_heuristic",
+    "heuristic_games",
+    "make",
+    "make_parallel",
+    "register",
+    "register_heuristic",
+    "registered_envs",
+]
 
-    ``game`` and ``image`` are ``"module:attribute"`` paths, imported on first use so that
-    listing envs imports no game; ``image`` builds a state's
-    :class:`~tabletop_envs.render.draw.Drawing` (the ``rgb_array`` and ``svg`` pictures).
-    ``test_params`` are the parameter sets the conformance suite runs (the defaults first).
-    """
-
-    name: str
-    game: str
-    image: str | None = None
-    description: str = ""
-    test_params: tuple[dict[str, Any], ...] = field(default_factory=lambda: ({},))
-    helpers: tuple[str, ...] = ()  # core methods the env offers too (e.g. action_to_coord)
-
-    def load_game(self) -> type[GameState]:
-        """Return the game's :class:`~tabletop_envs.core.GameState` subclass."""
-        return _load(self.game)
-
-    def load_image(self) -> Any:
-        """Return the function describing a state's picture (a ``Drawing``)."""
-        if self.image is None:
-            raise ValueError(f"{self.name} has no picture (rgb_array and svg renderer)")
-        return _load(self.image)
-
-
-def _load(path: str) -> Any:
-    module, _, attr = path.partition(":")
-    return getattr(importlib.import_module(module), attr)
-
+#: Where the Gymnasium ids of the single-agent view point (imported only by ``gymnasium.make``).
+GYM_ENTRY_POINT = "tabletop_envs.agents.single_agent:make_single_agent_env"
 
 _SPECS: dict[str, EnvSpec] = {}
+_BY_GAME: dict[str, EnvSpec] = {}  # core game name -> the first spec playing it, once loaded
+_HEURISTICS: dict[str, dict[str, Any]] = {}  # kind -> game name -> registered heuristic
 
 
 def register(spec: EnvSpec) -> None:
-    """Add an env to the registry; its name must be new."""
+    """Add an env to the registry (and its Gymnasium id, if any); its name must be new."""
+    if not isinstance(spec, EnvSpec):
+        raise TypeError(f"register takes an EnvSpec, got {type(spec).__name__}")
     if spec.name in _SPECS:
         raise ValueError(f"env {spec.name!r} is already registered")
     _SPECS[spec.name] = spec
+    _BY_GAME.clear()
+    if spec.gym_id is not None and spec.gym_id not in gymnasium.registry:
+        gymnasium.register(
+            id=spec.gym_id, entry_point=GYM_ENTRY_POINT, kwargs={"env_name": spec.name}
+        )
 
 
 def registered_envs() -> list[str]:
@@ -62,89 +74,110 @@ def env_spec(name: str) -> EnvSpec:
     """Return the spec of a registered env; ValueError listing the names otherwise."""
     try:
         return _SPECS[name]
-    except KeyError:
+    except (KeyError, TypeError):
         raise ValueError(
-            f"unknown env {name!r}; registered envs: {', '.join(registered_envs())}"
+            f"unknown env {str(name)[:80]!r}; registered envs: {', '.join(registered_envs())}"
         ) from None
 
 
-def make(name: str, **kwargs: Any) -> Any:
+def gym_ids() -> dict[str, str]:
+    """Return every registered Gymnasium id with the env it views."""
+    return {s.gym_id: s.name for s in _SPECS.values() if s.gym_id is not None}
+
+
+def make(name: str, **kwargs: Any) -> TabletopEnv:
     """Create a registered env: ``make("iris_v0", board_size=7, render_mode="ansi")``.
 
     Keyword arguments are the game's parameters plus ``render_mode`` and ``illegal_action``
     (``"penalize"`` by default, as PettingZoo classic's ``env()``; ``"raise"`` for ``raw_env()``).
     """
-    from tabletop_envs.envs.aec import TabletopEnv
-
     return TabletopEnv(env_spec(name), **kwargs)
 
 
-def make_parallel(name: str, **kwargs: Any) -> Any:
+def make_parallel(name: str, **kwargs: Any) -> TabletopParallelEnv:
     """Create the PettingZoo Parallel view of a registered env (same keywords as :func:`make`).
 
     Each step plays every acting agent at once: the mover of a turn-based position, every seat
     of a simultaneous round (Irk's choose phase); see ``docs/conventions.md``.
     """
-    from tabletop_envs.envs.parallel import TabletopParallelEnv
-
     return TabletopParallelEnv(env_spec(name), **kwargs)
 
 
-register(
-    EnvSpec(
-        name="iris_v0",
-        game="tabletop_envs.games.iris.rules:IrisState",
-        image="tabletop_envs.games.iris.image:drawing",
-        description="Iris: hexhex connection game, 2 players",
-        test_params=({}, {"board_size": 8}, {"board_size": 3, "auto_forced": True}),
-        helpers=("action_to_coord", "coord_to_action", "pass_action"),
-    )
-)
+# ---- what a game knows about itself, by core game name ---------------------------------------
+def game_spec(game_name: str) -> EnvSpec | None:
+    """Return the first registered spec whose game is ``game_name`` (None if none is)."""
+    if not _BY_GAME:
+        for spec in _SPECS.values():
+            _BY_GAME.setdefault(spec.load_game().game_name, spec)
+    return _BY_GAME.get(game_name)
 
-register(
-    EnvSpec(
-        name="isis_osiris_v0",
-        game="tabletop_envs.games.isis_osiris.rules:IsisOsirisState",
-        image="tabletop_envs.games.isis_osiris.image:drawing",
-        description="Isis & Osiris: stones and hidden-value tiles on a 6x6 board, 2-4 players",
-        test_params=(
-            {},
-            {"num_players": 3},
-            {"num_players": 4, "memory": True},
-            {"num_players": 2, "memory": True, "reward": "score"},
-            {"num_players": 4, "reward": "score"},
-        ),
-        helpers=(
-            "square_to_coord",
-            "coord_to_square",
-            "stone_action",
-            "tile_action",
-            "reveal_action",
-            "action_to_coord",
-        ),
-    )
-)
 
-register(
-    EnvSpec(
-        name="irk_v0",
-        game="tabletop_envs.games.irk.rules:IrkState",
-        image="tabletop_envs.games.irk.image:drawing",
-        description="Irk: secret simultaneous choices, tile stacking and majorities, 2-4 players",
-        test_params=(
-            {},
-            {"num_players": 3},
-            {"num_players": 4, "reward": "score"},
-            {"num_players": 2, "table_size": 9},
-            {"num_players": 3, "group_planes": True},
-            {"num_players": 2, "table_size": 9, "action_values": True},
-        ),
-        helpers=(
-            "action_to_tile",
-            "tile_to_action",
-            "action_to_placement",
-            "placement_to_action",
-            "score",
-        ),
-    )
-)
+def register_heuristic(game_name: str, heuristic: str | Heuristic, kind: str = "greedy") -> None:
+    """Set the ``kind`` heuristic of ``game_name`` (a function or a ``"module:function"`` path).
+
+    This overrides what the game's spec declares; a new kind is allowed.
+    """
+    _HEURISTICS.setdefault(kind, {})[game_name] = heuristic
+
+
+def _declared(kind: str) -> dict[str, Any]:
+    table: dict[str, Any] = {}
+    for spec in _SPECS.values():
+        if kind in spec.heuristics:
+            table.setdefault(spec.load_game().game_name, spec.heuristics[kind])
+    table.update(_HEURISTICS.get(kind, {}))
+    return table
+
+
+def heuristic_kinds() -> list[str]:
+    """Return the heuristic kinds some game declares or registers, sorted."""
+    kinds = {k for s in _SPECS.values() for k in s.heuristics} | set(_HEURISTICS)
+    return sorted(kinds)
+
+
+def heuristic_games(kind: str = "greedy") -> list[str]:
+    """Return the game names that have a ``kind`` heuristic, sorted."""
+    _check_kind(kind)
+    return sorted(_declared(kind))
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in heuristic_kinds():
+        raise ValueError(f"unknown heuristic kind {kind!r}; kinds: {', '.join(heuristic_kinds())}")
+
+
+def get_heuristic(game_name: str, kind: str = "greedy") -> Heuristic:
+    """Return the ``kind`` heuristic of ``game_name``; ValueError naming the games with one."""
+    _check_kind(kind)
+    table = _declared(kind)
+    try:
+        entry = table[game_name]
+    except KeyError:
+        raise ValueError(
+            f"no {kind} heuristic for game {game_name!r}; games with one: "
+            f"{', '.join(sorted(table))}"
+        ) from None
+    return load(entry) if isinstance(entry, str) else entry  # type: ignore[no-any-return]
+
+
+def move_syntax(game_name: str) -> MoveSyntax | None:
+    """Return how a person types ``game_name``'s moves (None when it declares nothing)."""
+    spec = game_spec(game_name)
+    return None if spec is None else spec.load_moves()
+
+
+def score_key(game_name: str) -> str | None:
+    """Return the ``result_info()`` key of ``game_name``'s per-seat scores, or None."""
+    spec = game_spec(game_name)
+    return None if spec is None else spec.score_key
+
+
+def _register_builtin_games() -> None:
+    """Register the ``SPEC`` of every package under :mod:`tabletop_envs.games`."""
+    for info in sorted(pkgutil.iter_modules(tabletop_envs.games.__path__), key=lambda i: i.name):
+        if info.ispkg:
+            spec = importlib.import_module(f"tabletop_envs.games.{info.name}").SPEC
+            register(spec)
+
+
+_register_builtin_games()

@@ -54,14 +54,12 @@ from tabletop_envs.agents.az import (
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.game import GameState
-from tabletop_envs.envs.registry import env_spec, registered_envs
+from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
 from tabletop_envs.training.arena import run_arena
 
 #: What the value head learns: the game's result (win +1, shared win 0, loss -1, from the
 #: seat's view) or ``tanh(score margin / score_scale)`` for games with scores.
 VALUE_TARGETS = ("result", "score")
-#: Games with final scores, and the ``result_info()`` key holding them (one number per seat).
-SCORE_KEYS = {"isis_osiris": "scores", "irk": "totals"}
 #: ``format`` and ``version`` of ``checkpoint.pt``.
 CHECKPOINT_FORMAT = "tabletop_envs-az-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -198,8 +196,8 @@ class AZConfig:
             raise ValueError(
                 f"value_target must be one of {', '.join(VALUE_TARGETS)}, got {self.value_target!r}"
             )
-        if self.value_target == "score" and game_class.game_name not in SCORE_KEYS:
-            with_scores = [n for n in registered_envs() if _game_name(n) in SCORE_KEYS]
+        if self.value_target == "score" and score_key(game_class.game_name) is None:
+            with_scores = [n for n in registered_envs() if env_spec(n).score_key is not None]
             raise ValueError(
                 f"value_target 'score' needs a game with final scores ({', '.join(with_scores)}); "
                 f"{self.env} has none: use value_target 'result'"
@@ -253,11 +251,6 @@ def _number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _game_name(env_name: str) -> str:
-    return env_spec(env_name).load_game().game_name
-
-
-# ---- the torch twin of PolicyValueNet -----------------------------------------------------------
 def build_torch_net(obs_dim: int, num_actions: int, hidden: Sequence[int], seed: int = 0) -> Any:
     """Return the torch twin of a :class:`PolicyValueNet`: ``trunk`` / ``policy`` / ``value``.
 
@@ -366,14 +359,14 @@ def value_targets(game: GameState, mode: str = "result", score_scale: float = 10
 
     ``"result"``: +1 for the sole highest return, 0 for a shared highest, -1 otherwise (the
     arena's rule, so a 2-player game's win/draw/loss). ``"score"``: ``tanh(margin /
-    score_scale)`` with ``margin`` the seat's final score minus the best other seat's (games in
-    :data:`SCORE_KEYS`).
+    score_scale)`` with ``margin`` the seat's final score minus the best other seat's (games
+    whose spec names a ``score_key``).
     """
     if not game.is_terminal:
         raise ValueError("value targets exist only once the game is over")
     n = game.num_players
     if mode == "score":
-        key = SCORE_KEYS.get(game.game_name)
+        key = score_key(game.game_name)
         if key is None:
             raise ValueError(f"{game.game_name} has no final scores; use the 'result' target")
         scores = np.asarray(game.result_info()[key], dtype=np.float64)

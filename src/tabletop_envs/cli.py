@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop_envs import __version__
+from tabletop_envs.core.config import DefaultsHelpFormatter
 from tabletop_envs.envs.registry import registered_envs
 
 TRAIN_ENTRY = "tabletop_envs.training.train"
@@ -54,24 +55,6 @@ def _tuples(value: Any) -> Any:
 
 def _env_kwargs(params: list[tuple[str, Any]] | None) -> dict[str, Any]:
     return dict(params or [])
-
-
-class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Append "(default: X)" to an option's help unless it names its default already.
-
-    Flags (``store_true``) and options without a default (``None``, empty) get nothing added.
-    """
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help or ""
-        if (
-            "default" in text
-            or action.default in (None, argparse.SUPPRESS, [], ())
-            or action.nargs == 0
-            or not action.option_strings
-        ):
-            return action.help
-        return text + " (default: %(default)s)"
 
 
 class _SubcommandParser(argparse.ArgumentParser):

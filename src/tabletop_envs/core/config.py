@@ -300,6 +300,24 @@ def _plain(value: Any) -> Any:
 
 
 # ---- the command line -----------------------------------------------------------------------
+class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Append "(default: X)" to an option's help unless it names its default already.
+
+    Flags (``store_true``) and options without a default (``None``, empty) get nothing added.
+    """
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if (
+            "default" in text
+            or action.default in (None, argparse.SUPPRESS, [], ())
+            or action.nargs == 0
+            or not action.option_strings
+        ):
+            return action.help
+        return text + " (default: %(default)s)"
+
+
 def flags_of(f: dataclasses.Field[Any], meta: Setting) -> tuple[str, ...]:
     """Return the command-line spellings of a field (``--field-name`` unless declared)."""
     return meta.flags or ("--" + f.name.replace("_", "-"),)

@@ -213,23 +213,7 @@ class IsisOsirisState(PhasedGameState):
         state.params = params
         state.rng = make_rng(seed)
         state._start_log(None)  # a position from text: no deal and actions lead to it
-        state.owner = [-1] * NUM_SQUARES
-        state.tiles = [0] * NUM_SQUARES
-        pool = all_tiles()
-        for sq, token in enumerate(t for row in rows for t in row):
-            if token in STONE_LETTERS[:n]:
-                state.owner[sq] = STONE_LETTERS.index(token)
-            elif token != ".":
-                try:
-                    value = int(token)
-                    pool.remove(value)
-                except ValueError:
-                    raise ValueError(
-                        f"token {token!r} at {square_name(sq)}: use '.', a stone letter "
-                        f"{', '.join(STONE_LETTERS[:n])} or a tile value left in the mix "
-                        f"{sorted(TILE_MIX)}"
-                    ) from None
-                state.tiles[sq] = value
+        state.owner, state.tiles, pool = _read_board(rows, n)
         filled = _filled(state.owner, state.tiles)
         if in_hand:
             if in_hand not in pool or filled == NUM_SQUARES:
@@ -238,21 +222,8 @@ class IsisOsirisState(PhasedGameState):
                     f"{sorted(set(pool))}, on a board that is not full"
                 )
             pool.remove(in_hand)
-        stones, tiles, _ = MATERIAL[n]
         state.to_move = filled % n if filled < NUM_SQUARES else (NUM_SQUARES - 1) % n
-        state.stones_left = []
-        sizes = []
-        for seat in range(n):
-            turns = filled // n + (seat < filled % n)
-            used = state.owner.count(seat)
-            played = turns - used + (1 if in_hand and seat == state.to_move else 0)
-            if used > stones or not 0 <= played <= tiles:
-                raise ValueError(
-                    f"seat {seat} has {used} stones on the board after {turns} turns; "
-                    f"with {stones} stones and {tiles} tiles each that is impossible"
-                )
-            state.stones_left.append(stones - used)
-            sizes.append(tiles - played)
+        state.stones_left, sizes = _material_left(state.owner, filled, n, state.to_move, in_hand)
         order = state.rng.permutation(len(pool))
         pool = [pool[i] for i in order]
         state.stacks = []
@@ -358,71 +329,20 @@ class IsisOsirisState(PhasedGameState):
         self.acted_at[seat] = steps
         if self._fresh[seat]:  # memory mode: what it witnessed turns face down for it
             self._forget(seat)
-        f = self._flat
-        k = self._k
-        c = k.channels
         if action == REVEAL:
-            stack = self.stacks[seat]
-            value = stack.pop()
-            self.in_hand = value
-            self.phase = PLACE
-            vi = VALUE_INDEX[value + 4]
-            f[k.placing + vi :: c] = 1  # a constant plane, every viewer
-            unseen = k.unseen + vi
-            bar = len(stack) * c
-            for (tiles_left, view), counts in zip(k.reveal[seat], self._unseen, strict=True):
-                f[tiles_left + bar] = 0
-                left = counts[vi] - 1
-                counts[vi] = left
-                f[view + unseen + left * c] = 0
+            self._reveal(seat)
             return
         if action < TILE_BASE:
             sq = action
-            self.owner[sq] = seat
-            left = self.stones_left[seat] - 1
-            self.stones_left[seat] = left
-            at = sq * c
-            bar = left * c
-            for stone, stones_left, empty in k.stone[seat]:
-                f[stone + at] = 1
-                f[stones_left + bar] = 0
-                f[empty + at] = 0
+            self._put_stone(sq, seat)
         else:
             sq = action - TILE_BASE
-            value = self.in_hand
-            self.tiles[sq] = value
-            self.placed_at[sq] = steps
-            self.in_hand = 0
-            vi = VALUE_INDEX[value + 4]
-            f[k.placing + vi :: c] = 0
-            at = sq * c
-            if self.params.memory:
-                # Face down for the placer (it has just acted); face up for every other seat
-                # until its next step: it witnessed the reveal. Their counts do not change
-                # (the tile in hand becomes a tile shown on the board).
-                tile = k.tile_value + vi + at
-                empty = k.empty + at
-                for viewer, view in enumerate(k.views):
-                    f[view + empty] = 0
-                    if viewer == seat:
-                        counts = self._unseen[seat]
-                        left = counts[vi]
-                        counts[vi] = left + 1
-                        f[view + k.face_down + at] = 1
-                        f[view + k.unseen + vi + left * c] = 1
-                    else:
-                        f[view + tile] = 1
-                        self._fresh[viewer].append(sq)
-            else:
-                tile = k.tile_value + vi + at
-                empty = k.empty + at
-                for view in k.views:
-                    f[view + tile] = 1
-                    f[view + empty] = 0
+            self._put_tile(sq, seat, steps)
         self._mask_turn[sq] = 0
         self._mask_stone[sq] = 0
         self._mask_place[TILE_BASE + sq] = 0
         self.filled += 1
+        k = self._k
         if self.filled == NUM_SQUARES:
             self.phase = OVER
             self._score()
@@ -433,6 +353,74 @@ class IsisOsirisState(PhasedGameState):
         else:
             self.phase = TURN
             self.to_move = seat + 1 if seat + 1 < k.num_players else 0
+
+    def _reveal(self, seat: int) -> None:
+        """``seat`` turns over its top tile: it goes in hand, shown to everybody."""
+        f = self._flat
+        k = self._k
+        c = k.channels
+        stack = self.stacks[seat]
+        value = stack.pop()
+        self.in_hand = value
+        self.phase = PLACE
+        vi = VALUE_INDEX[value + 4]
+        f[k.placing + vi :: c] = 1  # a constant plane, every viewer
+        unseen = k.unseen + vi
+        bar = len(stack) * c
+        for (tiles_left, view), counts in zip(k.reveal[seat], self._unseen, strict=True):
+            f[tiles_left + bar] = 0
+            left = counts[vi] - 1
+            counts[vi] = left
+            f[view + unseen + left * c] = 0
+
+    def _put_stone(self, sq: int, seat: int) -> None:
+        """``seat`` puts a stone on square ``sq`` (board, counts and planes)."""
+        f = self._flat
+        k = self._k
+        c = k.channels
+        self.owner[sq] = seat
+        left = self.stones_left[seat] - 1
+        self.stones_left[seat] = left
+        at = sq * c
+        bar = left * c
+        for stone, stones_left, empty in k.stone[seat]:
+            f[stone + at] = 1
+            f[stones_left + bar] = 0
+            f[empty + at] = 0
+
+    def _put_tile(self, sq: int, seat: int, steps: int) -> None:
+        """``seat`` places the tile in hand on square ``sq`` (board, memory and planes)."""
+        f = self._flat
+        k = self._k
+        c = k.channels
+        value = self.in_hand
+        self.tiles[sq] = value
+        self.placed_at[sq] = steps
+        self.in_hand = 0
+        vi = VALUE_INDEX[value + 4]
+        f[k.placing + vi :: c] = 0
+        at = sq * c
+        tile = k.tile_value + vi + at
+        empty = k.empty + at
+        if not self.params.memory:
+            for view in k.views:
+                f[view + tile] = 1
+                f[view + empty] = 0
+            return
+        # Face down for the placer (it has just acted); face up for every other seat until its
+        # next step: it witnessed the reveal. Their counts do not change (the tile in hand
+        # becomes a tile shown on the board).
+        for viewer, view in enumerate(k.views):
+            f[view + empty] = 0
+            if viewer == seat:
+                counts = self._unseen[seat]
+                left = counts[vi]
+                counts[vi] = left + 1
+                f[view + k.face_down + at] = 1
+                f[view + k.unseen + vi + left * c] = 1
+            else:
+                f[view + tile] = 1
+                self._fresh[viewer].append(sq)
 
     def _forget(self, seat: int) -> None:
         """Turn the tiles ``seat`` witnessed face down in its planes (it has acted since)."""
@@ -745,3 +733,46 @@ def _spec(num_players: int, reward: str) -> GameSpec:
         max_game_length=max_game_length(num_players),
         reward_range=(-bound, bound),
     )
+
+
+def _read_board(rows: list[list[str]], n: int) -> tuple[list[int], list[int], list[int]]:
+    """Return the owners and tiles of a text board, and the tile values not on it."""
+    owner = [-1] * NUM_SQUARES
+    tiles = [0] * NUM_SQUARES
+    pool = all_tiles()
+    for sq, token in enumerate(t for row in rows for t in row):
+        if token in STONE_LETTERS[:n]:
+            owner[sq] = STONE_LETTERS.index(token)
+        elif token != ".":
+            try:
+                value = int(token)
+                pool.remove(value)
+            except ValueError:
+                raise ValueError(
+                    f"token {token!r} at {square_name(sq)}: use '.', a stone letter "
+                    f"{', '.join(STONE_LETTERS[:n])} or a tile value left in the mix "
+                    f"{sorted(TILE_MIX)}"
+                ) from None
+            tiles[sq] = value
+    return owner, tiles, pool
+
+
+def _material_left(
+    owner: list[int], filled: int, n: int, to_move: int, in_hand: int
+) -> tuple[list[int], list[int]]:
+    """Return each seat's stones left and stack size after ``filled`` turns; ValueError if
+    the board cannot be reached."""
+    stones, tiles, _ = MATERIAL[n]
+    stones_left, sizes = [], []
+    for seat in range(n):
+        turns = filled // n + (seat < filled % n)
+        used = owner.count(seat)
+        played = turns - used + (1 if in_hand and seat == to_move else 0)
+        if used > stones or not 0 <= played <= tiles:
+            raise ValueError(
+                f"seat {seat} has {used} stones on the board after {turns} turns; "
+                f"with {stones} stones and {tiles} tiles each that is impossible"
+            )
+        stones_left.append(stones - used)
+        sizes.append(tiles - played)
+    return stones_left, sizes

@@ -23,9 +23,10 @@ import numpy as np
 
 from tabletop_envs.agents.base import Agent, RandomAgent
 from tabletop_envs.agents.registry import make_agent
-from tabletop_envs.core.errors import InvalidParameterError
+from tabletop_envs.core.config import quote
+from tabletop_envs.core.errors import InvalidParameterError, ResetNeededError
 from tabletop_envs.core.game import GameState
-from tabletop_envs.core.params import check_choice
+from tabletop_envs.core.params import check_bool, check_choice
 from tabletop_envs.envs.registry import env_spec, make
 
 #: How the learner's seat is chosen at each reset.
@@ -34,6 +35,38 @@ SEAT_MODES = ("alternate", "random")
 REWARD_MODES = ("own", "margin")
 #: Attempts to deal a game in which the learner gets to move before the end.
 _MAX_DEALS = 100
+_OPPONENT_HELP = (
+    "opponent must be None (random), an Agent, an agent spec string such as 'greedy', an "
+    "OpponentPool, or a non-empty list of agents and specs"
+)
+
+
+def _check_scale(value: object) -> float:
+    """Return ``reward_scale`` as a float; InvalidParameterError unless a finite number."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        raise InvalidParameterError(f"reward_scale must be a finite number, got {quote(value)}")
+    if not np.isfinite(value):
+        raise InvalidParameterError(f"reward_scale must be a finite number, got {value!r}")
+    return float(value)
+
+
+def _check_env_kwargs(env_kwargs: object) -> dict[str, Any]:
+    """Return the game parameters as a dict; the adapter's own keywords are refused there."""
+    if env_kwargs is None:
+        return {}
+    if not isinstance(env_kwargs, dict) or not all(isinstance(k, str) for k in env_kwargs):
+        raise InvalidParameterError(
+            f"env_kwargs must be a dict of game parameters, got {quote(env_kwargs)}"
+        )
+    mixed = sorted(set(env_kwargs) & {"render_mode", "illegal_action"})
+    if mixed:
+        raise InvalidParameterError(
+            f"env_kwargs holds game parameters; {', '.join(mixed)} is the adapter's own keyword: "
+            f"pass it as {mixed[0]}=... instead"
+        )
+    return dict(env_kwargs)
 
 
 class OpponentPool:
@@ -124,10 +157,10 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         super().__init__()
         check_choice("reward", reward, REWARD_MODES)
         self.reward_mode = reward
-        self.reward_scale = float(reward_scale)
-        self.flatten = bool(flatten)
-        self.env_name = env_name
-        self.env_kwargs = dict(env_kwargs or {})
+        self.reward_scale = _check_scale(reward_scale)
+        self.flatten = check_bool("flatten", flatten)
+        self.env_name = env_spec(env_name).name  # ValueError listing the registered envs
+        self.env_kwargs = _check_env_kwargs(env_kwargs)
         self.aec = make(
             env_name, illegal_action=illegal_action, render_mode=render_mode, **self.env_kwargs
         )
@@ -136,10 +169,12 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         self.num_players = spec.num_players
         if isinstance(learner_seat, str):
             check_choice("learner_seat", learner_seat, SEAT_MODES)
-        elif not isinstance(learner_seat, (int, np.integer)) or not (
-            0 <= learner_seat < self.num_players
+        elif (
+            isinstance(learner_seat, (bool, np.bool_))
+            or not isinstance(learner_seat, (int, np.integer))
+            or not (0 <= learner_seat < self.num_players)
         ):
-            raise ValueError(
+            raise InvalidParameterError(
                 f"learner_seat must be one of {SEAT_MODES} or a seat 0..{self.num_players - 1}, "
                 f"got {learner_seat!r}"
             )
@@ -161,18 +196,33 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
 
     # ---- opponents ----------------------------------------------------------------------
     def set_opponent(self, opponent: OpponentSpec) -> None:
-        """Replace the opponent(s) from the next episode on (agent spec strings are built)."""
+        """Replace the opponent(s) from the next episode on (agent spec strings are built).
+
+        InvalidParameterError unless ``opponent`` is None, an :class:`Agent`, an agent spec
+        string, an :class:`OpponentPool` or a non-empty list or tuple of agents and specs.
+        """
         if opponent is None:
             opponent = RandomAgent()
         if isinstance(opponent, (Agent, str)):
             opponent = OpponentPool([self._agent(opponent)])
-        elif not isinstance(opponent, OpponentPool):
+        elif isinstance(opponent, (list, tuple)) and opponent:
             opponent = OpponentPool([self._agent(a) for a in opponent])
+        elif not isinstance(opponent, OpponentPool):
+            raise InvalidParameterError(_OPPONENT_HELP + f", got {quote(opponent)}")
         self.pool = opponent
 
-    def _agent(self, agent: Agent | str) -> Agent:
+    def _agent(self, agent: object) -> Agent:
         """Return ``agent``, building it first if it is an agent spec string."""
-        return make_agent(agent, self.env_name) if isinstance(agent, str) else agent
+        if isinstance(agent, str):
+            try:
+                return make_agent(agent, self.env_name)
+            except InvalidParameterError:
+                raise
+            except ValueError as err:  # an unknown agent or a bad option: name the keyword
+                raise InvalidParameterError(f"opponent: {err}") from None
+        if not isinstance(agent, Agent):
+            raise InvalidParameterError(_OPPONENT_HELP + f"; the list holds {quote(agent)}")
+        return agent
 
     def add_opponent(self, agent: Agent, weight: float = 1.0) -> None:
         """Add an agent to the opponent pool (e.g. a snapshot of the learner, for self-play)."""
@@ -199,7 +249,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
             self.aec.reset(seed=int(rng.integers(2**63)))
             self._choose_seats(rng)
             self._play_opponents()
-            if not self.aec.game.is_terminal:
+            if not self._state().is_terminal:
                 self._done = False
                 return self._obs(), {"learner_seat": self.learner_seat}
         raise RuntimeError(
@@ -226,7 +276,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
     def _play_opponents(self) -> None:
         """Let the opponents move until the learner is to move or the game is over."""
         aec = self.aec
-        game = aec.game
+        game = self._state()
         while not game.is_terminal and game.current_player != self.learner_seat:
             seat = game.current_player
             aec.step(self._seat_opponents[seat].act(game, seat))
@@ -240,7 +290,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         if aec.terminations[aec.possible_agents[self.learner_seat]]:  # illegal, penalized
             return self._end()
         self._play_opponents()
-        if aec.game.is_terminal:
+        if self._state().is_terminal:
             return self._end()
         return self._obs(), 0.0, False, False, {"learner_seat": self.learner_seat}
 
@@ -257,12 +307,12 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         return self._obs(), reward * self.reward_scale, True, False, info
 
     def _obs(self) -> np.ndarray:
-        obs = self.aec.game.observation(self.learner_seat).astype(np.float32)
+        obs = self._state().observation(self.learner_seat).astype(np.float32)
         return obs.reshape(-1) if self.flatten else obs
 
     def action_masks(self) -> np.ndarray:
         """Return the learner's legal actions as booleans (all False once the game is over)."""
-        game = self.aec.game
+        game = self._state()
         if self._done or game.current_player != self.learner_seat:
             return np.zeros(game.spec.num_actions, dtype=bool)
         return game.legal_mask().astype(bool)
@@ -270,6 +320,13 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
     def render(self) -> Any:
         """Render the position with the wrapped env's ``render_mode`` (text, array or SVG)."""
         return self.aec.render()
+
+    def _state(self) -> GameState:
+        """Return the game being played; ResetNeededError before the first reset."""
+        game = self.aec.game
+        if game is None:
+            raise ResetNeededError(f"{self.env_name}: call reset() before using the env")
+        return game
 
     @property
     def game(self) -> GameState | None:
@@ -313,4 +370,5 @@ def make_single_agent_env(
             f"{env_name}: unknown keywords {unknown}; the adapter's are "
             f"{', '.join(ADAPTER_KEYWORDS)} and env_kwargs, the game's {', '.join(params)}"
         )
-    return SingleAgentEnv(env_name, env_kwargs={**(env_kwargs or {}), **kwargs}, **adapter)
+    game_kwargs = {**_check_env_kwargs(env_kwargs), **kwargs}
+    return SingleAgentEnv(env_name, env_kwargs=game_kwargs, **adapter)

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from tabletop_envs.core.errors import IllegalActionError, InvalidStateError
+from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError, InvalidStateError
 from tabletop_envs.core.params import check_int_range
 from tabletop_envs.core.rng import (
     RngState,
@@ -287,8 +287,19 @@ class GameState(ABC):
 
         Perfect-information games return a plain clone.
         """
-        self._check_seat(seat)
+        self._check_resample(seat, rng)
         return self.clone()
+
+    def _check_resample(self, seat: object, rng: object) -> int:
+        """Check the arguments of :meth:`resample_hidden`: return the seat, or raise
+        InvalidParameterError (a seat of this game; a ``numpy.random.Generator``)."""
+        seat = self._check_seat(seat)
+        if not isinstance(rng, np.random.Generator):
+            raise InvalidParameterError(
+                "rng must be a numpy.random.Generator (e.g. numpy.random.default_rng(seed)), "
+                f"got {type(rng).__name__}"
+            )
+        return seat
 
     def _check_seat(self, seat: object) -> int:
         """Return ``seat`` if it is a seat of this game (an int ``0..n-1``), else raise.

@@ -201,9 +201,10 @@ class TabletopEnv(AECEnv):
         :class:`~tabletop_envs.core.errors.InvalidStateError` and the env is unchanged.
         """
         if type(game) is not self.game_class or game.params != self.params:
-            raise ValueError(
+            raise InvalidStateError(
+                "state",
                 f"{self.env_spec.name} with {self.params} cannot load a "
-                f"{type(game).__name__} with {getattr(game, 'params', None)}"
+                f"{type(game).__name__} with {getattr(game, 'params', None)}",
             )
         try:
             text = game.to_json()

@@ -554,7 +554,7 @@ class IsisOsirisState(PhasedGameState):
         shuffled with ``rng``, so the result depends only on that information and ``rng``.
         Board tile values are kept in both memory modes (they were shown when revealed).
         """
-        self._check_seat(seat)
+        self._check_resample(seat, rng)
         hidden = sorted([v for stack in self.stacks for v in stack] + self.unused)
         order = rng.permutation(len(hidden))
         drawn = [hidden[i] for i in order]

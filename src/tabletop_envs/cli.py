@@ -107,6 +107,7 @@ class Command:
     config: type[Config] | None = None
     run: Callable[[argparse.Namespace], int] | None = None
     description: str = ""
+    positional: tuple[str, ...] = ()  # fields (declared cli=False) given without a flag
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -126,9 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
             description=about or None,
             add_help=command.run is not None,
         )
-        if command.config is ReplayConfig:
-            _positional(p, ReplayConfig, "record")
         if command.config is not None:
+            for name in command.positional:
+                _positional(p, command.config, name)
             add_options(p, command.config)
             _bare_values(p)
         p.set_defaults(func=command.run)
@@ -424,6 +425,7 @@ COMMANDS = (
         "show a recorded game (from watch --record): text, stepping, GIF, SVG frames",
         ReplayConfig,
         cmd_replay,
+        positional=("record",),
     ),
     Command("list", "list registered envs and agents", run=cmd_list),
 )

@@ -5,6 +5,11 @@ view is a spectator looking over the shoulder of the seat to move: each position
 that seat sees it (its own hand in Irk, its memory in Isis & Osiris), the final position as the
 public view. Writing a GIF needs Pillow (``pip install "tabletop_envs[render]"``); text and SVG
 need nothing beyond the core.
+
+:class:`WatchConfig` and :class:`ReplayConfig` declare the two commands' options (the command
+line is generated from them); building one checks every value, output paths included, so a
+mistake stops before a game is played. Games are played by :mod:`tabletop_envs.evaluation.play`
+with the arena's seeds.
 """
 
 from __future__ import annotations

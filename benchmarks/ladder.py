@@ -11,13 +11,13 @@ Run from the repository root::
 Method.
 
 * **Matches.** Every unordered pair of agent specs (``A`` before ``B`` in ``--agents`` order)
-  plays :func:`tabletop_envs.training.arena.run_arena` with ``[A, B]``, ``--games-per-pair``
+  plays :func:`tabletop_envs.evaluation.arena.run_arena` with ``[A, B]``, ``--games-per-pair``
   games and the ladder's ``--seed``, so a pair's result is exactly that of
   ``tabletop-envs evaluate --env ENV --agents A B --games N --seed S`` (seats alternate, game
   ``g`` is dealt from ``SeedSequence(S, spawn_key=(g,))``). Two-player games only.
 * **Ratings.** A Bradley-Terry model, P(i beats j) = 1 / (1 + 10^((R_j - R_i) / 400)), fitted by
   maximum likelihood to every game of every pair (a draw counts half a win to each side) with
-  the arena's own fit (:func:`~tabletop_envs.training.arena.bradley_terry`, Hunter's MM
+  the arena's own fit (:func:`~tabletop_envs.evaluation.stats.fit_elo`, Hunter's MM
   algorithm) and its prior of one virtual draw between every pair of agents, which keeps the
   rating of an agent that never lost or never won finite. Ratings are shifted so the anchor
   (``random`` when it plays, else the first agent; ``--anchor``) is 0.
@@ -37,7 +37,7 @@ Method.
   only: the estimate is what the virtual draw allows, the interval then lies mostly above it,
   and the Markdown says which pairs were swept.
 * **Pairwise table.** The score of the row agent against the column agent, (wins + draws/2) /
-  games, with its 95% Wilson interval (:func:`~tabletop_envs.training.arena.wilson`).
+  games, with its 95% Wilson interval (:func:`~tabletop_envs.evaluation.stats.wilson`).
 
 Outputs in ``--out`` (default ``runs/ladder``): ``ENV.json`` (every pair's result, the
 ratings and intervals, the command, versions and seeds; written after every pair, so an
@@ -68,15 +68,23 @@ import numpy as np
 import tabletop_envs
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.registry import make_agent
-from tabletop_envs.cli import DefaultsHelpFormatter, parse_param
+from tabletop_envs.core.config import DefaultsHelpFormatter, parse_assignment
 from tabletop_envs.core.game import GameState
-from tabletop_envs.training.arena import PRIOR_DRAWS, bradley_terry, run_arena, wilson
+from tabletop_envs.evaluation import stats
+from tabletop_envs.evaluation.arena import run_arena
+from tabletop_envs.evaluation.stats import (
+    DEFAULT_RESAMPLES,
+    ELO_SCALE,
+    PRIOR_DRAWS,
+    Match,
+    basic_interval,
+    expected_score,  # noqa: F401  (the ladder's model, read by its tests)
+    fit_elo,
+    wilson,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMAT = "tabletop_envs ladder 1"
-DEFAULT_RESAMPLES = 1000
-#: Elo per factor of 10 in the odds of winning.
-ELO_SCALE = 400.0
 
 
 # ---- results ----------------------------------------------------------------------------------
@@ -224,41 +232,15 @@ def play_pair(
 
 
 # ---- ratings ----------------------------------------------------------------------------------
+def matches(agents: Sequence[str], pairs: Sequence[Pair]) -> list[Match]:
+    """Return the pairs as :class:`~tabletop_envs.evaluation.stats.Match` counts (agent indices)."""
+    index = {a: i for i, a in enumerate(agents)}
+    return [Match(index[p.a], index[p.b], p.wins_a, p.draws, p.wins_b) for p in pairs]
+
+
 def score_matrices(agents: Sequence[str], pairs: Sequence[Pair]) -> tuple[np.ndarray, np.ndarray]:
     """Return ``(wins, games)``: ``wins[i, j]`` is i's score against j (draws half), k x k."""
-    index = {a: i for i, a in enumerate(agents)}
-    k = len(agents)
-    wins, games = np.zeros((k, k)), np.zeros((k, k))
-    for p in pairs:
-        i, j = index[p.a], index[p.b]
-        wins[i, j] += p.score(p.a)
-        wins[j, i] += p.score(p.b)
-        games[i, j] += p.games
-        games[j, i] += p.games
-    return wins, games
-
-
-def fit_elo(
-    wins: np.ndarray, games: np.ndarray, anchor: int = 0, prior_draws: float = PRIOR_DRAWS
-) -> np.ndarray:
-    """Return Bradley-Terry Elo ratings fitted by maximum likelihood, ``anchor``'s set to 0.
-
-    ``wins[i, j]`` is i's score against j (a draw is half a win), ``games[i, j]`` how often
-    they met. ``prior_draws`` virtual draws are added between every pair (the arena's prior);
-    with 0 every agent needs a win and a loss, else its rating is infinite.
-    """
-    k = len(wins)
-    if wins.shape != (k, k) or games.shape != (k, k) or not 0 <= anchor < k:
-        raise ValueError(f"need k x k matrices and 0 <= anchor < k, got {wins.shape}, {anchor}")
-    off = prior_draws * (1 - np.eye(k))
-    gamma = bradley_terry(wins + off / 2, games + off)
-    elo = ELO_SCALE * np.log10(gamma)
-    return elo - elo[anchor]
-
-
-def expected_score(elo_i: np.ndarray | float, elo_j: np.ndarray | float) -> Any:
-    """Return the Bradley-Terry probability that a player rated ``elo_i`` beats ``elo_j``."""
-    return 1 / (1 + 10 ** ((np.asarray(elo_j) - np.asarray(elo_i)) / ELO_SCALE))
+    return stats.score_matrices(len(agents), matches(agents, pairs))
 
 
 def bootstrap_elo(
@@ -270,28 +252,9 @@ def bootstrap_elo(
 ) -> np.ndarray:
     """Return ``resamples`` x k Elo ratings refitted on games replayed from the fitted model.
 
-    A parametric bootstrap (as Ordo's simulations): every pair's games are drawn again from the
-    fitted Bradley-Terry probability ``p`` of its first agent, with the pair's observed draw
-    rate capped at ``2 min(p, 1 - p)`` so the expected score stays ``p``; each resample is
-    refitted and anchored like the estimate.
+    :func:`tabletop_envs.evaluation.stats.bootstrap_elo` of the pairs, in their order.
     """
-    if resamples < 1:
-        raise ValueError(f"resamples must be >= 1, got {resamples}")
-    index = {a: i for i, a in enumerate(agents)}
-    wins, games = score_matrices(agents, pairs)
-    elo = fit_elo(wins, games, anchor)
-    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0x1AD,)))
-    k = len(agents)
-    win_samples = np.zeros((resamples, k, k))
-    for p in pairs:
-        i, j = index[p.a], index[p.b]
-        prob = float(expected_score(elo[i], elo[j]))
-        draw = min(p.draws / p.games, 2 * min(prob, 1 - prob)) if p.games else 0.0
-        probs = np.clip([prob - draw / 2, draw, 1 - prob - draw / 2], 0, None)
-        counts = rng.multinomial(p.games, probs / probs.sum(), size=resamples)
-        win_samples[:, i, j] += counts[:, 0] + counts[:, 1] / 2
-        win_samples[:, j, i] += counts[:, 2] + counts[:, 1] / 2
-    return np.array([fit_elo(win_samples[r], games, anchor) for r in range(resamples)])
+    return stats.bootstrap_elo(len(agents), matches(agents, pairs), anchor, resamples, seed)
 
 
 @dataclass(frozen=True)
@@ -309,16 +272,6 @@ class Rating:
     gap: float | None = None
     gap_low: float | None = None
     gap_high: float | None = None
-
-
-def basic_interval(estimate: np.ndarray, samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return the 95% basic bootstrap interval ``[2 e - q97.5, 2 e - q2.5]`` of ``estimate``.
-
-    Reflecting the resamples' percentiles about the estimate undoes the pull towards 0 that
-    the virtual draws exert on every refit once more (plain percentiles would count it twice).
-    """
-    q_low, q_high = np.percentile(samples, [2.5, 97.5], axis=0)
-    return 2 * estimate - q_high, 2 * estimate - q_low
 
 
 def rate(
@@ -671,6 +624,14 @@ def canonical_command(args: argparse.Namespace) -> str:
     return shlex.join(words)
 
 
+def _param(text: str) -> tuple[str, Any]:
+    """argparse type of ``--param KEY=VALUE`` (the project's one key=value reader)."""
+    try:
+        return parse_assignment(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ladder script."""
     p = argparse.ArgumentParser(
@@ -680,7 +641,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--env", required=True, help="registered env (2 players)")
     p.add_argument(
-        "--param", action="append", type=parse_param, metavar="KEY=VALUE", help="game parameter"
+        "--param", action="append", type=_param, metavar="KEY=VALUE", help="game parameter"
     )
     p.add_argument(
         "--agents", nargs="+", required=True, help="agent specs (at least 2), e.g. random mcts"

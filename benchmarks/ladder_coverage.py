@@ -7,7 +7,8 @@ Run from the repository root (about 2.5 CPU minutes with the defaults)::
 
 For each case, ``--trials`` ladders are drawn from a Bradley-Terry model with the case's true
 ratings (every pair plays ``--games`` games, ``--draws`` of them drawn where the model allows),
-rated by ``benchmarks/ladder.py`` (anchor: the first agent, rated 0 in truth too) and bootstrapped;
+rated as ``benchmarks/ladder.py`` rates (:mod:`tabletop_envs.evaluation.stats`; anchor: the first
+agent, rated 0 in truth too) and bootstrapped;
 the script prints, per agent other than the anchor, the share of trials whose interval holds the
 truth: the ladder's basic intervals, and plain percentile intervals of the same resamples for
 comparison. ``sweeps`` is the case where most pairs with the first agent end 100-0.
@@ -16,26 +17,24 @@ comparison. ``sweeps`` is the case where most pairs with the first agent end 100
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
-from pathlib import Path
 
 import numpy as np
+
+from tabletop_envs.evaluation.stats import (
+    Match,
+    basic_interval,
+    bootstrap_elo,
+    expected_score,
+    fit_elo,
+    score_matrices,
+)
 
 CASES = {
     "moderate": [0.0, 200.0, 350.0],
     "wide": [0.0, 400.0, 700.0, 900.0],
     "sweeps": [0.0, 900.0, 1300.0],
 }
-
-
-def _load_ladder():
-    path = Path(__file__).resolve().parent / "ladder.py"
-    spec = importlib.util.spec_from_file_location("ladder_script", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules["ladder_script"] = module  # dataclasses look their module up while defined
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,22 +46,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--draws", type=float, default=0.1, help="draw rate")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
-    ladder = _load_ladder()
     for name, truth in CASES.items():
-        agents = [f"a{i}" for i in range(len(truth))]
+        k = len(truth)
         rng = np.random.default_rng(args.seed)
         basic, plain = np.zeros(len(truth)), np.zeros(len(truth))
         for trial in range(args.trials):
-            pairs = []
-            for i, a in enumerate(agents):
-                for j in range(i + 1, len(agents)):
-                    prob = float(ladder.expected_score(truth[i], truth[j]))
+            matches = []
+            for i in range(k):
+                for j in range(i + 1, k):
+                    prob = float(expected_score(truth[i], truth[j]))
                     d = min(args.draws, 2 * min(prob, 1 - prob))
                     w, dr, lo = rng.multinomial(args.games, [prob - d / 2, d, 1 - prob - d / 2])
-                    pairs.append(ladder.Pair(a, agents[j], args.games, 0, int(w), int(dr), int(lo)))
-            elo = ladder.fit_elo(*ladder.score_matrices(agents, pairs), anchor=0)
-            samples = ladder.bootstrap_elo(agents, pairs, 0, args.resamples, trial)
-            low, high = ladder.basic_interval(elo, samples)
+                    matches.append(Match(i, j, int(w), int(dr), int(lo)))
+            elo = fit_elo(*score_matrices(k, matches), anchor=0)
+            samples = bootstrap_elo(k, matches, 0, args.resamples, trial)
+            low, high = basic_interval(elo, samples)
             basic += (low <= truth) & (truth <= high)
             q_low, q_high = np.percentile(samples, [2.5, 97.5], axis=0)
             plain += (q_low <= truth) & (truth <= q_high)

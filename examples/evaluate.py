@@ -18,8 +18,8 @@ import argparse
 import json
 import sys
 
-from tabletop_envs.training.arena import run_arena
-from tabletop_envs.training.train import parse_env_args
+from tabletop_envs.core.config import parse_assignment
+from tabletop_envs.evaluation.arena import run_arena
 
 
 def evaluate_model(
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         args.games,
         seed=args.seed,
         deterministic=not args.sample,
-        env_kwargs=parse_env_args(args.env_arg),
+        env_kwargs=dict(parse_assignment(item) for item in args.env_arg),
         threads=args.threads,
     )
     for opponent, s in summaries.items():

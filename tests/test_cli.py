@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import io
 import json
@@ -248,3 +249,126 @@ def test_play_transcript_shows_only_what_the_humans_seat_may_see(name, params, m
             )
             compared += 1
     assert compared >= 3  # at least the first step of each redraw
+
+
+# ---- the options, generated from the declared configs ------------------------------------------
+OPTIONS = {  # every option each subcommand had before its options were declared as configs
+    "play": {"--env", "--param", "--seed", "--agent", "--seat"},
+    "evaluate": {
+        "--env",
+        "--param",
+        "--seed",
+        "--agents",
+        "--threads",
+        "--games",
+        "--json",
+        "--quiet",
+        "--ray",
+        "--address",
+    },
+    "watch": {"--env", "--param", "--seed", "--agents", "--gif", "--svg", "--delay", "--record"},
+    "replay": {"--gif", "--svg", "--delay", "--step"},
+    "list": set(),
+}
+
+
+def _subparser(name: str):
+    parser = cli.build_parser()
+    [sub] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return sub.choices[name]
+
+
+@pytest.mark.parametrize("command", sorted(OPTIONS))
+def test_every_option_of_before_is_still_there(command):
+    flags = {f for a in _subparser(command)._actions for f in a.option_strings}
+    assert OPTIONS[command] <= flags - {"-h", "--help"}
+
+
+def test_options_keep_their_defaults_and_meanings():
+    args = cli.build_parser().parse_args(["evaluate"])
+    assert (args.env, args.params, args.seed) == ("iris_v0", None, 0)
+    assert (args.games, args.threads) == (20, 1)
+    assert (tuple(args.agents), args.json, args.quiet, args.ray, args.address) == (
+        ("random", "greedy"),
+        None,
+        False,
+        0,
+        None,
+    )
+    assert cli.build_parser().parse_args(["evaluate", "--ray"]).ray == 2  # alone: 2 workers
+    assert cli.build_parser().parse_args(["evaluate", "--ray", "3"]).ray == 3
+    args = cli.build_parser().parse_args(["watch", "--param", "board_size=3", "--param", "x=[1]"])
+    assert args.params == [("board_size", 3), ("x", (1,))]
+    assert (tuple(args.agents), args.delay) == (("greedy",), 600)
+    args = cli.build_parser().parse_args(["replay", "g.json", "--step"])
+    assert (args.record, args.step, args.delay) == ("g.json", True, 600)
+    args = cli.build_parser().parse_args(["play"])
+    assert (args.agent, args.seat) == ("greedy", 0)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["evaluate", "--games", "0"], "--games must be an integer >= 1, got 0"),
+        (["evaluate", "--threads", "-1"], "--threads must be 0 (torch's default) or more"),
+        (["evaluate", "--ray", "-2"], "--ray must be an integer >= 0"),
+        (["evaluate", "--games", "x"], "argument --games: expected an integer, got 'x'"),
+        (["evaluate", "--param", "board_size"], "expected key=value, got 'board_size'"),
+        (["watch", "--delay", "0"], "--delay must be an integer >= 1"),
+        (["evaluate", "--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
+def test_bad_values_are_one_line_errors(argv, message, capsys):
+    try:
+        code = cli.main(argv)
+    except SystemExit as exit_:
+        code = exit_.code
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def _no_games(monkeypatch):
+    """Make playing any game fail the test: outputs must be checked before."""
+    from tabletop_envs.evaluation import arena
+    from tabletop_envs.evaluation import play as play_module
+
+    def never(*args, **kwargs):
+        raise AssertionError("a game was played before the outputs were checked")
+
+    monkeypatch.setattr(arena, "play_games", never)
+    monkeypatch.setattr(play_module, "play_game", never)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["evaluate", "--json", "{missing}/out.json"], "--json must go into an existing folder"),
+        (["evaluate", "--json", "{tmp}"], "--json is a folder, not a file"),
+        (["watch", "--gif", "{missing}/g.gif"], "--gif must go into an existing folder"),
+        (["watch", "--record", "{file}/g.json"], "--record must go into a folder"),
+        (["watch", "--svg", "{file}"], "--svg is a file, not a folder"),
+        (["replay", "{record}", "--gif", "{tmp}"], "--gif is a folder, not a file"),
+    ],
+)
+def test_output_paths_are_checked_before_any_game(argv, message, tmp_path, capsys, monkeypatch):
+    (tmp_path / "file").write_text("x")
+    record = tmp_path / "g.json"
+    assert cli.main(["watch", "--param", "board_size=3", "--record", str(record)]) == 0
+    capsys.readouterr()
+    _no_games(monkeypatch)
+    names = {"missing": tmp_path / "missing", "tmp": tmp_path, "file": tmp_path / "file"}
+    names["record"] = record
+    code, out, err = run([a.format(**names) for a in argv], capsys)
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1
+
+
+def test_parse_param_reads_as_the_config_reader_does():
+    from tabletop_envs.core.config import parse_assignment
+
+    for text in ("board_size=7", "memory=true", "reward=score", "deck=[1, 2]", "k= none "):
+        assert cli.parse_param(text) == parse_assignment(text)
+    with pytest.raises(argparse.ArgumentTypeError, match="key=value"):
+        cli.parse_param("=3")

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tabletop_envs.training.arena import run_arena
+from tabletop_envs.evaluation.arena import run_arena
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "ladder.py"
 

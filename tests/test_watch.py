@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from tabletop_envs import cli
+from tabletop_envs.evaluation.arena import run_arena
 from tabletop_envs.replay import GameRecord
-from tabletop_envs.training.arena import run_arena
 from tabletop_envs.watch import browse, split_agents, watch, write_gif
 
 PIL = pytest.importorskip("PIL.Image")

@@ -11,6 +11,13 @@ Examples::
     tabletop-envs bench --seconds 2 --env iris_v0
     tabletop-envs train --help
     tabletop-envs train --algo az --env iris_v0 --iterations 20 --out runs/az_iris
+
+Every subcommand's options are declared once, as a :class:`~tabletop_envs.core.config.Config`
+beside the code they configure (:class:`PlayConfig` here,
+:class:`~tabletop_envs.evaluation.arena.ArenaConfig`, :class:`~tabletop_envs.watch.WatchConfig`,
+:class:`~tabletop_envs.watch.ReplayConfig`); the parsers are generated from them. ``bench`` and
+``train`` pass their arguments on to their own parsers. A user's mistake ends in one line
+``tabletop-envs COMMAND: error: ...`` and exit status 2, before any game is played.
 """
 
 from __future__ import annotations
@@ -20,196 +27,138 @@ import importlib
 import importlib.util
 import inspect
 import json
+import re
 import runpy
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from tabletop_envs import __version__
-from tabletop_envs.core.config import DefaultsHelpFormatter
+from tabletop_envs.core.config import (
+    Config,
+    DefaultsHelpFormatter,
+    add_options,
+    flags_of,
+    from_namespace,
+    parse_assignment,
+    setting,
+    settings_of,
+)
+from tabletop_envs.core.errors import InvalidParameterError
+from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import registered_envs
+from tabletop_envs.evaluation.arena import ArenaConfig
+from tabletop_envs.evaluation.play import GameConfig
+from tabletop_envs.watch import ReplayConfig, WatchConfig
 
 TRAIN_ENTRY = "tabletop_envs.training.train"
 
 
 def parse_param(text: str) -> tuple[str, Any]:
-    """Parse ``key=value``: a JSON value (``3``, ``true``, ``[1, 2]``), True/False, or text."""
-    key, eq, raw = text.partition("=")
-    if not eq or not key.strip():
-        raise argparse.ArgumentTypeError(f"a parameter is key=value, got {text!r}")
-    raw = raw.strip()
-    if raw in ("True", "False"):
-        return key.strip(), raw == "True"
+    """Parse ``key=value`` (:func:`~tabletop_envs.core.config.parse_assignment`) for argparse."""
     try:
-        value = json.loads(raw)
-    except ValueError:
-        value = raw
-    if isinstance(value, list):
-        value = _tuples(value)
-    return key.strip(), value
+        return parse_assignment(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"a parameter is key=value: {err}") from None
 
 
-def _tuples(value: Any) -> Any:
-    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+@dataclass
+class PlayConfig(GameConfig):
+    """``tabletop-envs play``: a human against agents in the terminal."""
+
+    about = (
+        "Play any registered env against agents. The board is drawn with the ansi render from "
+        "your seat's view. Type moves in the game's syntax (Iris: 'q r' or 'pass'), a move's "
+        "listed name, or a raw id '#17'; 'legal' lists the legal moves, 'quit' or end of input "
+        "stops. Steps with one legal move are played for you."
+    )
+
+    agent: str = setting(
+        "greedy", help="agent spec for every other seat (e.g. random, mcts:iterations=400)"
+    )
+    seat: int = setting(0, help="your seat, 0 = first player")
 
 
-def _env_kwargs(params: list[tuple[str, Any]] | None) -> dict[str, Any]:
-    return dict(params or [])
-
-
-class _SubcommandParser(argparse.ArgumentParser):
-    """A subcommand's parser: its help shows the defaults (:class:`DefaultsHelpFormatter`)."""
+# ---- the parsers -------------------------------------------------------------------------------
+class _Parser(argparse.ArgumentParser):
+    """A parser whose help shows the defaults and whose errors are one line (exit status 2)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", DefaultsHelpFormatter)
         super().__init__(*args, **kwargs)
 
+    def error(self, message: str) -> NoReturn:
+        """Print ``PROG: error: MESSAGE`` on one line and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
-def _add_env_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--env",
-        default="iris_v0",
-        help=f"registered env (default iris_v0; one of: {', '.join(registered_envs())})",
-    )
-    p.add_argument(
-        "--param",
-        action="append",
-        type=parse_param,
-        metavar="KEY=VALUE",
-        help="game parameter, repeatable (e.g. --param board_size=7 --param num_players=3)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+
+#: Options that may be given without their value, and the value they then take.
+BARE_VALUE = {"ray": 2}
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its help, its declared options (None: passed through) and what runs it."""
+
+    name: str
+    help: str
+    config: type[Config] | None = None
+    run: Callable[[argparse.Namespace], int] | None = None
+    description: str = ""
+    positional: tuple[str, ...] = ()  # fields (declared cli=False) given without a flag
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of ``tabletop-envs``."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="tabletop-envs",
         description="Tabletop games as PettingZoo envs: play, evaluate agents, benchmark, train.",
-        formatter_class=DefaultsHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    # every subcommand's help shows its defaults (DefaultsHelpFormatter)
-    sub = parser.add_subparsers(
-        dest="command",
-        metavar="COMMAND",
-        parser_class=_SubcommandParser,
-    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-
-    p = sub.add_parser(
-        "play",
-        help="play a game in the terminal against agents",
-        description="Play any registered env against agents. The board is drawn with the ansi "
-        "render from your seat's view. Type moves in the game's syntax (Iris: 'q r' or "
-        "'pass'), a move's listed name, or a raw id '#17'; 'legal' lists the legal moves, "
-        "'quit' or end of input stops. Steps with one legal move are played for you.",
-    )
-    _add_env_args(p)
-    p.add_argument(
-        "--agent",
-        default="greedy",
-        help="agent spec for every other seat (default greedy; e.g. random, mcts:iterations=400)",
-    )
-    p.add_argument("--seat", type=int, default=0, help="your seat, 0 = first player (default 0)")
-    p.set_defaults(func=cmd_play)
-
-    p = sub.add_parser(
-        "evaluate",
-        help="play an arena between agents and report win rates (95%% CIs) and Elo",
-        description="Play N games between agents with seats rotated; print win/draw/loss rates "
-        "with 95% Wilson intervals (and Elo for 3+ agents).",
-    )
-    _add_env_args(p)
-    p.add_argument(
-        "--agents",
-        nargs="+",
-        default=["random", "greedy"],
-        help="agent specs: random, greedy, mcts[:iterations=N,c=X,rollout=random|greedy], "
-        "sb3:PATH[,sample] (most likely move unless ',sample'), rllib:CHECKPOINT "
-        "(default: random greedy)",
-    )
-    p.add_argument(
-        "--threads",
-        type=int,
-        default=1,
-        help="torch threads for sb3: agents that name none (default 1, the fastest for these "
-        "small networks; 0: torch's default)",
-    )
-    p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
-    p.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
-    p.add_argument("--quiet", action="store_true", help="no progress line")
-    p.add_argument(
-        "--ray",
-        type=int,
-        nargs="?",
-        const=2,
-        default=0,
-        metavar="WORKERS",
-        help="spread the games over WORKERS Ray tasks (default 2; same results as without; "
-        "needs the rllib extra)",
-    )
-    p.add_argument(
-        "--address",
-        help="with --ray: the Ray cluster to join (default: RAY_ADDRESS, else a local instance)",
-    )
-    p.set_defaults(func=cmd_evaluate)
-
-    sub.add_parser(
-        "bench",
-        help="random-play throughput (runs benchmarks/bench.py of a repository checkout)",
-        description="Runs benchmarks/bench.py; every argument is passed on (try bench --help).",
-        add_help=False,
-    )
-    sub.add_parser(
-        "train",
-        help="train an agent: --algo ppo (MaskablePPO, the default) or az (AlphaZero-style "
-        "self-play); needs the train extra",
-        description="Runs tabletop_envs.training.train; every argument is passed on "
-        "(train --help: PPO's options; train --algo az --help: AlphaZero's).",
-        add_help=False,
-    )
-    p = sub.add_parser(
-        "watch",
-        help="watch agents play one game: text, an animated GIF, SVG frames, a record file",
-        description="Play one game between agents and show every position. The view is a "
-        "spectator's over the shoulder of the seat to move (its own hand in Irk, its memory in "
-        "Isis & Osiris); the last position is the public view. Without --gif or --svg the "
-        "positions are printed as text. The deal and agent seeds are those of game 0 of "
-        "'evaluate --seed S'.",
-    )
-    _add_env_args(p)
-    p.add_argument(
-        "--agents",
-        nargs="+",
-        default=["greedy"],
-        help="agent specs in seat order, comma-separated (e.g. greedy,mcts:iterations=50); "
-        "fewer than the seats repeat (default greedy)",
-    )
-    _add_output_args(p)
-    p.add_argument("--record", metavar="PATH", help="write the game record (JSON) to PATH")
-    p.set_defaults(func=cmd_watch)
-
-    p = sub.add_parser(
-        "replay",
-        help="show a recorded game (from watch --record): text, stepping, GIF, SVG frames",
-        description="Rebuild a recorded game from its seed and actions and show it as watch "
-        "does. --step browses it: Enter next, b back, a number jumps, q quits.",
-    )
-    p.add_argument("record", help="game record file written by 'watch --record'")
-    _add_output_args(p)
-    p.add_argument("--step", action="store_true", help="step forward and back interactively")
-    p.set_defaults(func=cmd_replay)
-
-    p = sub.add_parser("list", help="list registered envs and agents")
-    p.set_defaults(func=cmd_list)
+    for command in COMMANDS:
+        about = command.config.about if command.config else command.description
+        p = sub.add_parser(
+            command.name,
+            help=command.help,
+            description=about or None,
+            add_help=command.run is not None,
+        )
+        if command.config is not None:
+            for name in command.positional:
+                _positional(p, command.config, name)
+            add_options(p, command.config)
+            _bare_values(p)
+        p.set_defaults(func=command.run)
     return parser
 
 
-def _add_output_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--gif", metavar="PATH", help="write an animated GIF (needs Pillow)")
-    p.add_argument("--svg", metavar="DIR", help="write one SVG frame per position into DIR")
-    p.add_argument("--delay", type=int, default=600, help="GIF milliseconds per move (default 600)")
+def _positional(p: argparse.ArgumentParser, cls: type[Config], name: str) -> None:
+    """Add the field ``name`` of ``cls`` (declared ``cli=False``) as a positional argument."""
+    [meta] = [meta for f, meta in settings_of(cls) if f.name == name]
+    p.add_argument(name, help=meta.help)
+
+
+def _bare_values(p: argparse.ArgumentParser) -> None:
+    """Let the options of :data:`BARE_VALUE` be given alone (``--ray`` = ``--ray 2``)."""
+    for action in p._actions:
+        if action.dest in BARE_VALUE:
+            action.nargs, action.const = "?", BARE_VALUE[action.dest]
+
+
+def _config(cls: type[Config], args: argparse.Namespace) -> Any:
+    """Return ``cls`` built from ``args``; a bad value's error names its option (``--games``)."""
+    try:
+        return from_namespace(cls, args)
+    except InvalidParameterError as err:
+        flags = {f.name: flags_of(f, meta)[0] for f, meta in settings_of(cls)}
+        match = re.match(r"(\w+)\b", str(err))
+        if match and match.group(1) in flags:
+            raise InvalidParameterError(flags[match.group(1)] + str(err)[match.end() :]) from None
+        raise
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -221,8 +170,9 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_train(argv[1:])
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
-    except ValueError as err:  # bad env, parameter or agent spec: say what and stop
+        return int(args.func(args))
+    # a bad env, parameter or agent spec, a missing extra, a file that cannot be written after all
+    except (ValueError, ImportError, OSError) as err:
         print(f"tabletop-envs {args.command}: error: {err}", file=sys.stderr)
         return 2
 
@@ -243,12 +193,13 @@ def cmd_list(args: argparse.Namespace) -> int:
 # ---- play ------------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     """Play one game: the human at ``--seat``, ``--agent`` everywhere else."""
+    config: PlayConfig = _config(PlayConfig, args)
     return play(
-        args.env,
-        _env_kwargs(args.param),
-        agent=args.agent,
-        seat=args.seat,
-        seed=args.seed,
+        config.env,
+        config.params,
+        agent=config.agent,
+        seat=config.seat,
+        seed=config.seed,
         stdin=stdin if stdin is not None else sys.stdin,
         stdout=sys.stdout,
     )
@@ -281,7 +232,7 @@ def play(
         stdout.flush()
 
     env.reset(seed=seed)
-    game = env.game
+    game = _game_of(env)
     say(f"{env_name}: you are player_{seat}; the other seats are {agent!r}.")
     hint = move_hint(game.game_name)
     say((hint + " " if hint else "") + "Type 'legal' to list moves, 'quit' to stop.")
@@ -291,7 +242,7 @@ def play(
         if term or trunc:
             env.step(None)
             continue
-        game = env.game
+        game = _game_of(env)
         mover = game.current_player
         legal = game.legal_actions()
         if mover == seat:
@@ -313,9 +264,23 @@ def play(
             action = others[mover].act(game, mover)
             say(f"{name} ({agent}) {announce_move(game, action, seat)}")  # only what seat sees
         env.step(action)
-        if env.game.current_player == seat or env.game.is_terminal:
+        after = _game_of(env)
+        if after.current_player == seat or after.is_terminal:
             shown = False
-    game = env.game
+    _say_result(_game_of(env), seat, say)
+    return 0
+
+
+def _game_of(env: Any) -> GameState:
+    """Return the env's current game (it has one from ``reset`` on)."""
+    game: GameState | None = env.game
+    if game is None:  # pragma: no cover - reset() deals a game
+        raise RuntimeError("the env has no game before reset()")
+    return game
+
+
+def _say_result(game: GameState, seat: int, say: Callable[[str], None]) -> None:
+    """Say the final position from ``seat``'s view, the returns and the result's details."""
     say("")
     say(game.render_text(seat))
     returns = game.returns()
@@ -328,107 +293,51 @@ def play(
     info = game.result_info()
     if info:
         say(f"result: {json.dumps(info, default=str)}")
-    return 0
 
 
 # ---- evaluate --------------------------------------------------------------------------------
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """Run the arena and print its table (and write JSON with ``--json``)."""
-    from tabletop_envs.training.arena import run_arena
+    from tabletop_envs.evaluation.arena import evaluate
+
+    config: ArenaConfig = _config(ArenaConfig, args)
 
     def progress(done: int, total: int) -> None:
         print(f"\r{done}/{total} games", end="" if done < total else "\n", file=sys.stderr)
 
-    if args.ray < 0:
-        raise ValueError(f"--ray needs a number of workers >= 1, got {args.ray}")
-    if args.ray:
-        from tabletop_envs.training.rllib import init_ray
-
-        init_ray(args.address, log_to_driver=False)
-    try:
-        result = run_arena(
-            args.env,
-            _with_threads(args.agents, args.env, args.threads),
-            args.games,
-            seed=args.seed,
-            env_kwargs=_env_kwargs(args.param),
-            progress=None if args.quiet else progress,
-            ray_workers=args.ray,
-        )
-    finally:
-        if args.ray:
-            import ray
-
-            ray.shutdown()
+    result = evaluate(config, progress)
     print(result.table())
-    if args.json:
-        Path(args.json).write_text(result.to_json() + "\n")
-        print(f"wrote {args.json}")
+    if config.json:
+        Path(config.json).write_text(result.to_json() + "\n")
+        print(f"wrote {config.json}")
     return 0
-
-
-def _with_threads(specs: list[str], env_name: str, threads: int) -> list[Any]:
-    """Return ``specs`` with each ``sb3:`` spec built, torch pinned to ``threads`` unless it says.
-
-    The models are loaded here with ``threads=`` added to a spec that names none (torch's thread
-    count is per process); each keeps the spec as typed as its name in the report.
-    """
-    from tabletop_envs.agents.registry import make_agent
-
-    if threads < 0:
-        raise ValueError(f"--threads must be 0 (torch's default) or more, got {threads}")
-    out: list[Any] = []
-    for spec in specs:
-        if not spec.startswith("sb3:"):
-            out.append(spec)
-            continue
-        options = spec.split(",")[1:]
-        named = any(o.strip().startswith("threads=") for o in options)
-        agent = make_agent(spec if named else f"{spec},threads={threads}", env_name)
-        agent.spec = spec  # type: ignore[attr-defined]  # the name the report shows
-        out.append(agent)
-    return out
 
 
 # ---- watch / replay ---------------------------------------------------------------------------
 def cmd_watch(args: argparse.Namespace) -> int:
     """Play one game between ``--agents`` and show it (text, GIF, SVG frames, record)."""
-    from tabletop_envs.watch import split_agents, watch
+    from tabletop_envs.watch import show, split_agents, watch
 
-    record = watch(args.env, split_agents(args.agents), args.seed, _env_kwargs(args.param))
-    if args.record:
-        record.save(args.record)
-        print(f"wrote {args.record}")
-    return _show(record, args)
+    config: WatchConfig = _config(WatchConfig, args)
+    record = watch(config.env, split_agents(config.agents), config.seed, config.params)
+    if config.record:
+        record.save(config.record)
+        print(f"wrote {config.record}")
+    show(record, config)
+    return 0
 
 
 def cmd_replay(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     """Show the game of a record file (text, stepping, GIF, SVG frames)."""
     from tabletop_envs.replay import GameRecord
+    from tabletop_envs.watch import show
 
+    config: ReplayConfig = _config(ReplayConfig, args)
     try:
-        record = GameRecord.load(args.record)
+        record = GameRecord.load(config.record)
     except OSError as err:
-        raise ValueError(f"cannot read {args.record}: {err.strerror}") from None
-    return _show(record, args, stdin)
-
-
-def _show(record: Any, args: argparse.Namespace, stdin: TextIO | None = None) -> int:
-    from tabletop_envs.watch import browse, position_text, result_line, write_gif, write_svgs
-
-    states = record.positions()
-    if getattr(args, "step", False):
-        browse(record, states, stdin if stdin is not None else sys.stdin, sys.stdout)
-    elif not (args.gif or args.svg):
-        for k in range(len(states)):
-            print(position_text(record, states, k))
-    if args.gif:
-        frames, width, height = write_gif(record, states, args.gif, delay_ms=args.delay)
-        print(f"wrote {args.gif}: {frames} frames of {width}x{height}")
-    if args.svg:
-        paths = write_svgs(record, states, args.svg)
-        print(f"wrote {len(paths)} SVG frames into {args.svg}")
-    print(result_line(record))
+        raise ValueError(f"cannot read {config.record}: {err.strerror}") from None
+    show(record, config, step=config.step, stdin=stdin)
     return 0
 
 
@@ -482,6 +391,44 @@ def cmd_train(argv: list[str]) -> int:
     if "prog" in inspect.signature(entry.main).parameters:
         return int(entry.main(argv, prog="tabletop-envs train") or 0)
     return int(entry.main(argv) or 0)
+
+
+# ---- the subcommands, in the order the help lists them ----------------------------------------
+COMMANDS = (
+    Command("play", "play a game in the terminal against agents", PlayConfig, cmd_play),
+    Command(
+        "evaluate",
+        "play an arena between agents and report win rates (95%% CIs) and Elo",
+        ArenaConfig,
+        cmd_evaluate,
+    ),
+    Command(
+        "bench",
+        "random-play throughput (runs benchmarks/bench.py of a repository checkout)",
+        description="Runs benchmarks/bench.py; every argument is passed on (try bench --help).",
+    ),
+    Command(
+        "train",
+        "train an agent: --algo ppo (MaskablePPO, the default) or az (AlphaZero-style "
+        "self-play); needs the train extra",
+        description="Runs tabletop_envs.training.train; every argument is passed on "
+        "(train --help: PPO's options; train --algo az --help: AlphaZero's).",
+    ),
+    Command(
+        "watch",
+        "watch agents play one game: text, an animated GIF, SVG frames, a record file",
+        WatchConfig,
+        cmd_watch,
+    ),
+    Command(
+        "replay",
+        "show a recorded game (from watch --record): text, stepping, GIF, SVG frames",
+        ReplayConfig,
+        cmd_replay,
+        positional=("record",),
+    ),
+    Command("list", "list registered envs and agents", run=cmd_list),
+)
 
 
 if __name__ == "__main__":  # pragma: no cover

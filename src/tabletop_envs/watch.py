@@ -5,25 +5,95 @@ view is a spectator looking over the shoulder of the seat to move: each position
 that seat sees it (its own hand in Irk, its memory in Isis & Osiris), the final position as the
 public view. Writing a GIF needs Pillow (``pip install "tabletop_envs[render]"``); text and SVG
 need nothing beyond the core.
+
+:class:`WatchConfig` and :class:`ReplayConfig` declare the two commands' options (the command
+line is generated from them); building one checks every value, output paths included, so a
+mistake stops before a game is played. Games are played by :mod:`tabletop_envs.evaluation.play`
+with the arena's seeds.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
-from tabletop_envs.agents.registry import make_agent
+from tabletop_envs.core.config import Config, setting
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.evaluation.paths import file_problem, folder_problem
+from tabletop_envs.evaluation.play import GameConfig, play_seated
 from tabletop_envs.render.draw import Drawing, Text, to_rgb, to_svg
 from tabletop_envs.replay import GameRecord
-from tabletop_envs.training.arena import game_seeds, play_game
 
 CAPTION_HEIGHT = 18
 CAPTION: tuple[int, int, int] = (20, 20, 20)
+PILLOW_HINT = 'pip install "tabletop_envs[render]" (or pillow)'
+
+
+# ---- what the commands declare ----------------------------------------------------------------
+@dataclass
+class ShowConfig(Config):
+    """How a game is shown: text unless a GIF or SVG frames are asked for."""
+
+    gif: str | None = setting(
+        None, help="write an animated GIF (needs Pillow)", metavar="PATH", check=file_problem
+    )
+    svg: str | None = setting(
+        None, help="write one SVG frame per position into DIR", metavar="DIR", check=folder_problem
+    )
+    delay: int = setting(600, low=1, help="GIF milliseconds per move")
+
+    def check(self) -> None:
+        """Refuse a GIF without Pillow before anything is played."""
+        if self.gif is not None and importlib.util.find_spec("PIL") is None:
+            raise InvalidParameterError(f"gif: writing a GIF needs Pillow: {PILLOW_HINT}")
+
+
+@dataclass
+class SeatedConfig(GameConfig):
+    """A game and the agents in its seats."""
+
+    agents: tuple[str, ...] = setting(
+        ("greedy",),
+        help="agent specs in seat order, comma-separated (e.g. greedy,mcts:iterations=50); "
+        "fewer than the seats repeat",
+    )
+
+
+@dataclass
+class WatchConfig(ShowConfig, SeatedConfig):
+    """``tabletop-envs watch``: play one game between agents and show it."""
+
+    about = (
+        "Play one game between agents and show every position. The view is a spectator's over "
+        "the shoulder of the seat to move (its own hand in Irk, its memory in Isis & Osiris); "
+        "the last position is the public view. Without --gif or --svg the positions are printed "
+        "as text. The deal and agent seeds are those of game 0 of 'evaluate --seed S'."
+    )
+
+    record: str | None = setting(
+        None, help="write the game record (JSON) to PATH", metavar="PATH", check=file_problem
+    )
+
+
+@dataclass
+class ReplayConfig(ShowConfig):
+    """``tabletop-envs replay``: show a recorded game."""
+
+    about = (
+        "Rebuild a recorded game from its seed and actions and show it as watch does. --step "
+        "browses it: Enter next, b back, a number jumps, q quits."
+    )
+
+    record: str = setting("", help="game record file written by 'watch --record'", cli=False)
+    step: bool = setting(False, help="step forward and back interactively")
 
 
 def split_agents(specs: Sequence[str]) -> list[str]:
@@ -64,14 +134,7 @@ def watch(
     if not agents or len(agents) > n:
         raise ValueError(f"{env_name} with {params} has {n} seats: name 1 to {n} agents")
     seat_specs = [agents[s % len(agents)] for s in range(n)]
-    deal, agent_seeds = game_seeds(seed, 0, n)
-    players = []
-    for s, agent_spec in enumerate(seat_specs):
-        agent = make_agent(agent_spec, env_name, seed=None)
-        agent.reset(agent_seeds[s])
-        players.append(agent)
-    game = game_class(params, deal)
-    play_game(game, players, seat_specs, f"{env_name} seed {seed}")
+    game = play_seated(env_name, game_class, params, seat_specs, seed, f"{env_name} seed {seed}")
     return GameRecord.of(env_name, game, seat_specs)
 
 
@@ -142,9 +205,7 @@ def write_gif(
     try:
         from PIL import Image
     except ImportError:
-        raise ImportError(
-            'writing a GIF needs Pillow: pip install "tabletop_envs[render]" (or pillow)'
-        ) from None
+        raise ImportError(f"writing a GIF needs Pillow: {PILLOW_HINT}") from None
     if delay_ms < 1 or last_ms < 1:
         raise ValueError(f"frame delays are positive milliseconds, got {delay_ms}, {last_ms}")
     pictures = [frame(record, states, k) for k in range(len(states))]
@@ -193,12 +254,40 @@ def browse(record: GameRecord, states: Sequence[GameState], stdin: TextIO, stdou
             print(f"unknown command {command!r}; positions run from 0 to {last}", file=stdout)
 
 
+def show(
+    record: GameRecord,
+    config: ShowConfig,
+    step: bool = False,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> None:
+    """Show ``record`` as ``config`` says: text (or ``step`` through it), GIF, SVG frames."""
+    out = sys.stdout if stdout is None else stdout
+    states = record.positions()
+    if step:
+        browse(record, states, sys.stdin if stdin is None else stdin, out)
+    elif not (config.gif or config.svg):
+        for k in range(len(states)):
+            print(position_text(record, states, k), file=out)
+    if config.gif:
+        frames, width, height = write_gif(record, states, config.gif, delay_ms=config.delay)
+        print(f"wrote {config.gif}: {frames} frames of {width}x{height}", file=out)
+    if config.svg:
+        paths = write_svgs(record, states, config.svg)
+        print(f"wrote {len(paths)} SVG frames into {config.svg}", file=out)
+    print(result_line(record), file=out)
+
+
 __all__ = [
+    "ReplayConfig",
+    "ShowConfig",
+    "WatchConfig",
     "browse",
     "caption",
     "frame",
     "position_text",
     "result_line",
+    "show",
     "split_agents",
     "watch",
     "write_gif",

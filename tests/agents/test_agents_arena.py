@@ -10,14 +10,9 @@ import numpy as np
 import pytest
 
 from tabletop_envs.agents import Agent, RandomAgent
-from tabletop_envs.training.arena import (
-    AgentStats,
-    _score_game,
-    bradley_terry,
-    lineups,
-    run_arena,
-    wilson,
-)
+from tabletop_envs.evaluation.arena import AgentStats, run_arena, score_game
+from tabletop_envs.evaluation.play import lineups
+from tabletop_envs.evaluation.stats import bradley_terry, wilson
 
 
 @pytest.mark.parametrize(("agents", "seats"), [(1, 2), (2, 2), (2, 4), (3, 4), (3, 2), (4, 3)])
@@ -61,7 +56,7 @@ def test_outcome_rule(returns, expected):
     n = len(returns)
     stats = [AgentStats(f"a{i}") for i in range(n)]
     wins, games = np.zeros((n, n)), np.zeros((n, n))
-    _score_game(returns, tuple(range(n)), stats, wins, games)
+    score_game(returns, tuple(range(n)), stats, wins, games)
     got = ["W" if s.wins else "D" if s.draws else "L" for s in stats]
     assert got == expected
     assert games.sum() == n * (n - 1)

@@ -1,0 +1,230 @@
+"""Playing games between agents: one game, the arena's seeded series, the seat rotation.
+
+Everything is deterministic for a seed: game ``g`` of a series is dealt and every agent
+reseeded from ``SeedSequence(seed, spawn_key=(g,))`` (:func:`game_seeds`), so a game's result
+does not depend on the others, on their order or on the process that plays it. Seats rotate
+through the cycle of :func:`lineups`. :class:`GameConfig` declares the game a command plays.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.registry import make_agent
+from tabletop_envs.core.config import Config, setting
+from tabletop_envs.core.errors import IllegalActionError
+from tabletop_envs.core.game import GameState
+from tabletop_envs.envs.registry import make
+
+#: Hears the progress of a series: ``progress(games done, games in all)``.
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class GameConfig(Config):
+    """Which game a command plays: the registered env, its parameters and the seed."""
+
+    env: str = setting("iris_v0", help="registered env ('tabletop-envs list' shows them)")
+    params: dict[str, Any] = setting(
+        default_factory=dict,
+        help="game parameter, repeatable (e.g. --param board_size=7 --param num_players=3)",
+        flags=("--param",),
+        metavar="KEY=VALUE",
+    )
+    seed: int = setting(0, help="seed")
+
+
+def game_seeds(seed: int, game: int, num_players: int) -> tuple[int, list[int]]:
+    """Return the deal seed of game number ``game`` of an arena run and its agents' seeds."""
+    seq = np.random.SeedSequence(seed, spawn_key=(game,))
+    seeds = seq.generate_state(num_players + 1, dtype=np.uint64).tolist()
+    return int(seeds[0]), [int(s) for s in seeds[1:]]
+
+
+def lineups(num_agents: int, num_seats: int) -> list[tuple[int, ...]]:
+    """Return the cycle of seat assignments (agent index per seat) games go through.
+
+    With ``k <= n`` agents, game ``g`` puts agent ``(seat + g) mod k`` in each seat (cycle of
+    ``k``). With more agents than seats, every ordered choice of ``n`` distinct agents is one
+    lineup. Over a whole cycle every agent fills every seat equally often.
+    """
+    if num_agents < 1:
+        raise ValueError("the arena needs at least one agent")
+    if num_agents <= num_seats:
+        return [
+            tuple((seat + g) % num_agents for seat in range(num_seats)) for g in range(num_agents)
+        ]
+    return list(itertools.permutations(range(num_agents), num_seats))
+
+
+def agent_names(agents: Sequence[str | Agent]) -> list[str]:
+    """Return a distinct name per agent: its spec (or name), ``#2``, ``#3``... for repeats."""
+    names: list[str] = []
+    for a in agents:
+        base = a if isinstance(a, str) else getattr(a, "spec", None) or a.name
+        name, k = base, 2
+        while name in names:
+            name, k = f"{base}#{k}", k + 1
+        names.append(name)
+    return names
+
+
+def play_game(
+    game: GameState,
+    seat_agents: Sequence[Agent],
+    names: Sequence[str],
+    label: str = "the game",
+    on_move: Callable[[int, float], None] | None = None,
+) -> int:
+    """Play ``game`` to its end, ``seat_agents[s]`` choosing for seat ``s``; return the steps.
+
+    ``on_move(seat, seconds)`` hears how long each choice took. An illegal action raises
+    RuntimeError naming the agent (``names[seat]``), as does a game longer than its declared
+    maximum.
+    """
+    max_steps = game.spec.max_game_length
+    steps = 0
+    while not game.is_terminal:
+        seat = game.current_player
+        t0 = time.perf_counter()
+        action = seat_agents[seat].act(game, seat)
+        if on_move is not None:
+            on_move(seat, time.perf_counter() - t0)
+        try:
+            game.apply(action)
+        except IllegalActionError as err:
+            raise RuntimeError(
+                f"agent {names[seat]!r} played an illegal action in {label} (seat {seat}): {err}"
+            ) from err
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError(f"{label} exceeded the declared max length {max_steps}")
+    return steps
+
+
+def play_seated(
+    env_name: str,
+    game_class: type[GameState],
+    params: Any,
+    seat_specs: Sequence[str],
+    seed: int,
+    label: str,
+) -> GameState:
+    """Play game 0 of an arena run with ``seed``, ``seat_specs[s]`` in seat ``s``; return it.
+
+    The deal and the agents' seeds are those :func:`play_games` gives game 0 (so an arena run
+    whose first lineup seats the same specs plays the same game).
+    """
+    deal, agent_seeds = game_seeds(seed, 0, len(seat_specs))
+    players = []
+    for s, agent_spec in enumerate(seat_specs):
+        agent = make_agent(agent_spec, env_name, seed=None)
+        agent.reset(agent_seeds[s])
+        players.append(agent)
+    game = game_class(params, deal)
+    play_game(game, players, seat_specs, label)
+    return game
+
+
+@dataclass
+class PlayedGame:
+    """One arena game: the seats' returns, who sat where, its length and each agent's clock."""
+
+    returns: list[float]
+    lineup: tuple[int, ...]
+    steps: int
+    seconds: list[float]  # per agent index
+    moves: list[int]  # per agent index
+
+
+class _Seating:
+    """The agents of a series: a spec gets one instance per copy of it in a game's lineup."""
+
+    def __init__(self, agents: Sequence[str | Agent], env_name: str) -> None:
+        self.agents = agents
+        self.env_name = env_name
+        self.instances: dict[tuple[int, int], Agent] = {}  # (agent index, copy) -> agent
+
+    def seat(self, lineup: tuple[int, ...], seeds: Sequence[int]) -> list[Agent]:
+        """Return the agent of each seat of ``lineup``, each reset with its seat's seed."""
+        seat_agents = []
+        copies: dict[int, int] = {}
+        for seat, idx in enumerate(lineup):
+            copy = copies.get(idx, 0)
+            copies[idx] = copy + 1
+            agent = self._agent(idx, copy)
+            agent.reset(seeds[seat])
+            seat_agents.append(agent)
+        return seat_agents
+
+    def _agent(self, idx: int, copy: int) -> Agent:
+        a = self.agents[idx]
+        if not isinstance(a, str):
+            return a
+        key = (idx, copy)
+        if key not in self.instances:
+            self.instances[key] = make_agent(a, self.env_name, seed=None)
+        return self.instances[key]
+
+
+def play_games(
+    env_name: str,
+    env_kwargs: dict[str, Any],
+    agents: list[str | Agent],
+    game_ids: Sequence[int],
+    seed: int,
+    progress: Progress | None = None,
+) -> list[PlayedGame]:
+    """Play the arena games ``game_ids`` (each dealt and seeded from its own id) in order."""
+    env = make(env_name, **env_kwargs)
+    game_class, params = env.game_class, env.params
+    n = env.game_spec.num_players
+    names = agent_names(agents)
+    cycle = lineups(len(agents), n)
+    seating = _Seating(agents, env_name)
+    played = []
+    for done, g in enumerate(game_ids, 1):
+        deal_seed, agent_seeds = game_seeds(seed, g, n)
+        lineup = cycle[g % len(cycle)]
+        seat_agents = seating.seat(lineup, agent_seeds)
+        game = game_class(params, deal_seed)
+        seconds = [0.0] * len(agents)
+        moves = [0] * len(agents)
+
+        def timed(
+            seat: int,
+            spent: float,
+            lineup: tuple[int, ...] = lineup,
+            seconds: list[float] = seconds,
+            moves: list[int] = moves,
+        ) -> None:
+            seconds[lineup[seat]] += spent
+            moves[lineup[seat]] += 1
+
+        seat_names = [names[idx] for idx in lineup]
+        steps = play_game(game, seat_agents, seat_names, f"game {g}", on_move=timed)
+        returns = [float(r) for r in game.returns()]
+        played.append(PlayedGame(returns, lineup, steps, seconds, moves))
+        if progress is not None:
+            progress(done, len(game_ids))
+    return played
+
+
+__all__ = [
+    "GameConfig",
+    "PlayedGame",
+    "Progress",
+    "agent_names",
+    "game_seeds",
+    "lineups",
+    "play_game",
+    "play_games",
+    "play_seated",
+]

@@ -157,7 +157,7 @@ def get_heuristic(game_name: str, kind: str = "greedy") -> Heuristic:
             f"no {kind} heuristic for game {game_name!r}; games with one: "
             f"{', '.join(sorted(table))}"
         ) from None
-    return load(entry) if isinstance(entry, str) else entry  # type: ignore[no-any-return]
+    return load(entry) if isinstance(entry, str) else entry
 
 
 def move_syntax(game_name: str) -> MoveSyntax | None:

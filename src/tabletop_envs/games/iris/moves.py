@@ -14,12 +14,12 @@ def parse(game: GameState, text: str) -> int | None:
     """Iris: ``q r`` / ``q,r`` / ``(q, r)`` axial cells, ``pass``."""
     low = text.strip().lower()
     if low in ("pass", "p", "forfeit"):
-        return game.pass_action  # type: ignore[attr-defined, no-any-return]
+        return game.pass_action  # type: ignore[attr-defined]
     match = _PAIR.fullmatch(low)
     if not match:
         return None
     q, r = int(match.group(1)), int(match.group(2))
-    return game.coord_to_action(q, r)  # type: ignore[attr-defined, no-any-return]
+    return game.coord_to_action(q, r)  # type: ignore[attr-defined]
 
 
 SYNTAX = MoveSyntax(

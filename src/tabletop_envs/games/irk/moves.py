@@ -25,7 +25,7 @@ def parse(game: GameState, text: str) -> int | None:
     if not match or match.group(3) not in _ORIENT:
         return None
     row, col = int(match.group(1)), int(match.group(2))
-    return game.placement_to_action(row, col, _ORIENT[match.group(3)])  # type: ignore[attr-defined, no-any-return]
+    return game.placement_to_action(row, col, _ORIENT[match.group(3)])  # type: ignore[attr-defined]
 
 
 def announce(state: GameState, action: int, viewer: int) -> str:

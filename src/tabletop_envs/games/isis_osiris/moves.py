@@ -15,7 +15,7 @@ def parse(game: GameState, text: str) -> int | None:
     """Isis & Osiris: ``reveal``; ``c2`` (a stone, or the revealed tile while placing one)."""
     low = text.strip().lower()
     if low in ("reveal", "r"):
-        return game.reveal_action  # type: ignore[attr-defined, no-any-return]
+        return game.reveal_action  # type: ignore[attr-defined]
     match = _SQUARE.fullmatch(low)
     if not match:
         return None

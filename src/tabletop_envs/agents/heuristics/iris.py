@@ -1,4 +1,4 @@
-"""Moved to :mod:`tabletop_envs.games.iris.heuristics`: a game's knowledge lives in its folder.
+"""Moved to :mod:`tabletop_envs.games.iris.heuristics` (game knowledge lives with the game).
 
 This alias warns and will be removed in version 0.3.
 """

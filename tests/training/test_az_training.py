@@ -30,6 +30,7 @@ from tabletop_envs.cli import main as cli_main
 from tabletop_envs.envs.registry import env_spec
 from tabletop_envs.training import az
 from tabletop_envs.training.arena import play_game, run_arena
+from tabletop_envs.training.az import evaluation as az_evaluation
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -465,7 +466,7 @@ def test_keep_best_ships_the_best_evaluated_model(tmp_path: Path, monkeypatch) -
             "ci95": [0.0, 1.0],
         }
 
-    monkeypatch.setattr(az, "evaluate_file", fake_evaluate)
+    monkeypatch.setattr(az_evaluation, "evaluate_file", fake_evaluate)
     lines: list[str] = []
     config = _tiny(
         tmp_path,

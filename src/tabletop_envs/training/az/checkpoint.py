@@ -50,7 +50,7 @@ def save_checkpoint(out: Path, net: Any, optimizer: Any, config: AZConfig, run: 
     data = {
         "format": CHECKPOINT_FORMAT,
         "version": CHECKPOINT_VERSION,
-        "config": _jsonable(asdict(config)),
+        "config": config.to_dict(),
         "model": net.state_dict(),
         "optimizer": optimizer.state_dict(),
         "run": _jsonable(asdict(run)),
@@ -134,7 +134,7 @@ def resume(
 def _check_resume(config: AZConfig, saved: dict[str, Any]) -> None:
     """Raise ValueError if ``config`` changes what the checkpoint's network was made for."""
     theirs = saved["config"]
-    ours = _jsonable(asdict(config))
+    ours = config.to_dict()
     for key in RESUME_FIXED:
         if ours[key] != theirs.get(key):
             raise ValueError(

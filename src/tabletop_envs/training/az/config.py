@@ -1,198 +1,299 @@
-"""The configuration of an AlphaZero-style run: every setting, its default and its check."""
+"""The configuration of an AlphaZero-style run, declared once: every setting, its check and help.
+
+:class:`AZConfig` is a :class:`~tabletop_envs.core.config.Config`: each field's type, default,
+bounds and help are declared here, and from that one declaration come the checks (a wrong value
+raises :class:`~tabletop_envs.core.errors.InvalidParameterError` naming the field and what is
+valid), the command line (:mod:`tabletop_envs.training.az.cli`) and ``--help``.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from tabletop_envs.agents.az import ROLLOUT_POLICIES
 from tabletop_envs.agents.registry import make_agent
+from tabletop_envs.core.config import Config, quote, setting
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
 
 #: What the value head learns: the game's result (win +1, shared win 0, loss -1, from the
 #: seat's view) or ``tanh(score margin / score_scale)`` for games with scores.
 VALUE_TARGETS = ("result", "score")
+#: Weights of ``model.npz``: float16 halves the file.
+MODEL_DTYPES = ("float32", "float16")
 #: Iterations of a run given neither ``iterations`` nor a time budget.
 DEFAULT_ITERATIONS = 10
 
 
+# ---- checks of one value (each returns the problem, or None) ---------------------------------
+def _positive(value: float) -> str | None:
+    return None if value > 0 else "must be a number > 0"
+
+
+def _share(value: float) -> str | None:
+    return None if 0 <= value <= 1 else "must be in [0, 1]"
+
+
+def _one_of(names: tuple[str, ...], joined: str) -> Callable[[str], str | None]:
+    def check(value: str) -> str | None:
+        return None if value in names else f"must be {joined}"
+
+    return check
+
+
+def _layers(widths: tuple[int, ...]) -> str | None:
+    return None if widths else "must be one or more layer widths >= 1"
+
+
+def _minutes(value: float) -> str | None:
+    return None if value > 0 else "must be a number of minutes > 0"
+
+
+def _choices(names: tuple[str, ...]) -> str:
+    return "{" + ",".join(names) + "}"
+
+
 @dataclass
-class AZConfig:
+class AZConfig(Config):
     """Everything an AlphaZero-style run depends on (saved with its results); checked on init."""
 
-    env: str = "iris_v0"
-    env_kwargs: dict[str, Any] = field(default_factory=dict)
-    hidden: tuple[int, ...] = (256, 256)
-    games: int = 64  # games played in lockstep per iteration (one batched search per move)
-    simulations: int = 64  # PUCT simulations per move
-    c_puct: float = 1.5
-    dirichlet_alpha: float | None = None  # None: 10 / mean legal moves (random playouts)
-    dirichlet_fraction: float = 0.25
-    temperature_moves: int = 10  # moves of a game sampled from the visits; argmax after
-    target_temperature: float = 1.0  # policy target visits ** (1 / T), normalized
-    value_target: str = "result"  # result | score
-    score_scale: float = 10.0  # points: value target tanh(margin / score_scale)
-    iterations: int | None = None  # in all, resumed ones included; None: 10, or 0 with a
-    # time budget; 0: until the time budget
-    time_budget: float | None = None  # minutes of this run; no iteration starts past it
-    buffer_size: int = 0  # positions; 0: min(100_000, what fits in 512 MB)
-    batch_size: int = 256
-    sample_reuse: float = 4.0  # minibatch rows drawn per new position (sets the steps)
-    learning_rate: float = 1e-3
-    weight_decay: float = 1e-4
-    eval_every: int = 5  # iterations between arena evaluations; 0: none
-    eval_games: int = 40
-    eval_opponents: tuple[str, ...] = ("greedy", "random")
-    eval_simulations: int | None = None  # None: simulations
-    rollout_weight: float = 0.0  # weight of random playouts in self-play's leaf values
-    eval_rollout_weight: float | None = None  # None: rollout_weight
-    rollout_policy: str = "random"  # how playouts move: random | greedy
-    eval_rollout_policy: str | None = None  # None: rollout_policy
-    final_eval_games: int = 200
-    keep_best: bool = False  # keep best.npz, the periodic evaluations' best; it is what ships
-    save_buffer: bool = True
-    resume: str | None = None  # a run directory or its checkpoint.pt
-    opponent: str | None = None  # agent spec seated in a share of the games (e.g. "greedy")
-    opponent_share: float = 0.5  # share of each iteration's games with the opponent in them
-    model_dtype: str = "float32"  # of model.npz's weights: float32 | float16 (half the size)
-    warm_start: str | None = None  # agent spec imitated before self-play (e.g. "greedy")
-    warm_games: int = 2000  # games the warm-start agent plays against itself
-    warm_epochs: float = 4.0  # passes over the warm-start rows
-    warm_epsilon: float = 0.15  # share of random moves in those games
-    warm_temperature: float | None = None  # None: uniform over the tied-best actions
-    warm_learning_rate: float | None = None  # None: learning_rate
-    seed: int = 0
-    threads: int = 1  # torch threads (0: torch's default); 1 is fastest for these small nets
-    out: str = "runs/az"
-    progress_bar: bool = True
+    about: ClassVar[str] = (
+        "AlphaZero-style self-play training of a policy-value network (torch), shipped as a "
+        "numpy file."
+    )
+
+    env: str = setting("iris_v0", help=f"registered env ({', '.join(registered_envs())})")
+    env_kwargs: dict[str, Any] = setting(
+        default_factory=dict,
+        flags=("--env-arg", "--param"),
+        metavar="K=V",
+        help="game parameter, e.g. num_players=3; repeat (default: the game's defaults)",
+    )
+    hidden: tuple[int, ...] = setting(
+        (256, 256),
+        low=1,
+        check=_layers,
+        cli=False,  # the command line takes widths comma-separated: see cli.py
+        help="hidden layer widths of the MLP, comma-separated",
+    )
+    games: int = setting(
+        64,
+        low=1,
+        help="self-play games per iteration, played in lockstep (one batched search per move)",
+    )
+    simulations: int = setting(64, low=1, help="PUCT simulations per move")
+    c_puct: float = setting(1.5, check=_positive, help="PUCT exploration")
+    dirichlet_alpha: float | None = setting(
+        None,
+        check=lambda v: None if v > 0 else "must be a number > 0 (or None: automatic)",
+        help="root noise concentration (default: 10 / the mean number of legal moves in "
+        "random playouts, clipped to [0.03, 1])",
+    )
+    dirichlet_fraction: float = setting(
+        0.25, check=_share, help="share of root noise in the priors, 0-1"
+    )
+    temperature_moves: int = setting(
+        10, low=0, help="moves of each game sampled from the visit counts; the most visited after"
+    )
+    target_temperature: float = setting(
+        1.0,
+        check=_positive,
+        help="policy target: the root visits raised to 1/T, normalized (T < 1 sharpens: with "
+        "few simulations the visits are flatter than the play they lead to)",
+    )
+    value_target: str = setting(
+        "result",
+        check=_one_of(VALUE_TARGETS, "one of " + ", ".join(VALUE_TARGETS)),
+        metavar=_choices(VALUE_TARGETS),
+        help="result: +1 win, 0 shared win, -1 loss; score: tanh(score margin / --score-scale) "
+        "(isis_osiris_v0, irk_v0)",
+    )
+    score_scale: float = setting(
+        10.0, check=_positive, help="points of margin for --value-target score"
+    )
+    iterations: int | None = setting(
+        None,
+        low=0,
+        help=f"iterations in all, a resumed run's included (default: {DEFAULT_ITERATIONS}, or "
+        "until --time-budget when one is given; 0: until --time-budget)",
+    )
+    time_budget: float | None = setting(
+        None,
+        check=_minutes,
+        metavar="MINUTES",
+        help="wall clock of this run: no iteration starts that would end past it (default: none)",
+    )
+    buffer_size: int = setting(
+        0, low=0, help="replay buffer positions (0: up to 100000, at most 512 MB)"
+    )
+    batch_size: int = setting(256, low=1, help="minibatch rows")
+    sample_reuse: float = setting(
+        4.0,
+        check=_positive,
+        help="minibatch rows drawn per new position: steps = ceil(reuse * new / batch size)",
+    )
+    learning_rate: float = setting(
+        1e-3, check=_positive, flags=("--lr",), help="Adam learning rate"
+    )
+    weight_decay: float = setting(1e-4, low=0, help="L2 weight decay")
+    eval_every: int = setting(
+        5, low=0, help="iterations between arena evaluations of model.npz (0: none)"
+    )
+    eval_games: int = setting(40, low=1, help="games per periodic evaluation")
+    eval_opponents: tuple[str, ...] = setting(
+        ("greedy", "random"),
+        metavar="SPEC",
+        help="agent specs the network is evaluated against, seats rotated",
+    )
+    eval_simulations: int | None = setting(
+        None,
+        low=0,
+        help="simulations per move of the evaluated AZAgent (default: --simulations)",
+    )
+    rollout_weight: float = setting(
+        0.0,
+        check=_share,
+        help="weight of a random playout's result in self-play's leaf values (0: network only)",
+    )
+    eval_rollout_weight: float | None = setting(
+        None,
+        check=_share,
+        help="the same for the evaluated agent and the file's default (default: --rollout-weight)",
+    )
+    rollout_policy: str = setting(
+        "random",
+        choices=ROLLOUT_POLICIES,
+        help="how self-play's playouts move: random, or greedy for every seat",
+    )
+    eval_rollout_policy: str | None = setting(
+        None,
+        choices=ROLLOUT_POLICIES,
+        help="the same for the evaluated agent and the file's default (default: --rollout-policy)",
+    )
+    final_eval_games: int = setting(
+        200, low=0, help="games per opponent in the final evaluation (0: none)"
+    )
+    keep_best: bool = setting(
+        False,
+        help="keep best.npz, the model the periodic evaluations score highest (mean of wins + "
+        "draws/2 over --eval-opponents; later iterations win ties); the final evaluation plays it",
+    )
+    save_buffer: bool = setting(
+        True,
+        help="write buffer.npz (--no-save-buffer: a resumed run then starts with an empty buffer)",
+    )
+    resume: str | None = setting(
+        None, metavar="PATH", help="continue a run: its directory or checkpoint.pt"
+    )
+    opponent: str | None = setting(
+        None,
+        metavar="SPEC",
+        help="an agent seated in --opponent-share of the games (seats rotated), e.g. greedy; "
+        "the network learns from its own moves there (default: none, pure self-play)",
+    )
+    opponent_share: float = setting(
+        0.5, check=_share, help="share of each iteration's games with --opponent in them, 0-1"
+    )
+    model_dtype: str = setting(
+        "float32",
+        check=_one_of(MODEL_DTYPES, " or ".join(MODEL_DTYPES)),
+        metavar=_choices(MODEL_DTYPES),
+        help="weights of model.npz; float16 halves the file (outputs move by about 1e-3)",
+    )
+    warm_start: str | None = setting(
+        None,
+        metavar="SPEC",
+        help="before self-play, fit the net to this agent's games against itself, e.g. greedy "
+        "(default: none, self-play from random weights)",
+    )
+    warm_games: int = setting(2000, low=1, help="games the --warm-start agent plays")
+    warm_epochs: float = setting(4.0, check=_positive, help="passes over the warm-start positions")
+    warm_epsilon: float = setting(
+        0.15,
+        check=_share,
+        help="share of uniformly random moves in the warm-start games, 0-1 (the targets stay "
+        "the agent's)",
+    )
+    warm_temperature: float | None = setting(
+        None,
+        check=lambda v: None if v > 0 else "must be a number > 0 (or None: the tied-best actions)",
+        help="policy target softmax(score / T) of the agent's action scores (default: uniform "
+        "over its tied-best actions)",
+    )
+    warm_learning_rate: float | None = setting(
+        None,
+        check=lambda v: None if v > 0 else "must be a number > 0 (or None: learning_rate)",
+        flags=("--warm-lr",),
+        help="Adam learning rate of the warm start (default: --lr)",
+    )
+    seed: int = setting(0, low=0, help="seed of the run")
+    threads: int = setting(
+        1,
+        low=0,
+        high=4096,
+        help="torch threads (0: torch's default); 1 is fastest for these small nets",
+    )
+    out: str = setting("runs/az", help="output directory")
+    progress_bar: bool = setting(
+        True, flags=("--progress",), help="a progress bar (--no-progress: a line per iteration)"
+    )
 
     def __post_init__(self) -> None:
-        self.env_kwargs = dict(self.env_kwargs)
-        self.hidden = tuple(self.hidden)
-        self.eval_opponents = tuple(self.eval_opponents)
-        if self.iterations is None:
+        if self.iterations is None:  # the default depends on whether a budget is given
             self.iterations = 0 if self.time_budget is not None else DEFAULT_ITERATIONS
-        game_class = env_spec(self.env).load_game()  # ValueError naming the registered envs
+        if isinstance(self.time_budget, float) and not math.isfinite(self.time_budget):
+            # the generic check calls infinity "not a number"; say what is valid instead
+            raise InvalidParameterError(
+                f"time_budget must be a number of minutes > 0, got {quote(self.time_budget)}"
+            )
+        super().__post_init__()
+
+    def check(self) -> None:
+        """Checks across fields and against the registries (envs, their parameters, agents)."""
+        try:
+            game_class = env_spec(self.env).load_game()
+        except ValueError as err:
+            raise InvalidParameterError(str(err)) from None
         try:
             game_class.params_class(**self.env_kwargs)
         except TypeError as err:
             names = [f.name for f in dataclasses.fields(game_class.params_class)]
-            raise ValueError(
+            raise InvalidParameterError(
                 f"{self.env} has no such game parameter ({err}); its parameters are "
                 f"{', '.join(names)}"
             ) from None
-        if not self.hidden or any(type(h) is not int or h < 1 for h in self.hidden):
-            raise ValueError(f"hidden must be one or more layer widths >= 1, got {self.hidden}")
-        for name, low in (
-            ("games", 1),
-            ("simulations", 1),
-            ("temperature_moves", 0),
-            ("iterations", 0),
-            ("buffer_size", 0),
-            ("batch_size", 1),
-            ("eval_every", 0),
-            ("eval_games", 1),
-            ("final_eval_games", 0),
-            ("threads", 0),
-            ("warm_games", 1),
-        ):
-            value = getattr(self, name)
-            if type(value) is not int or value < low:
-                raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-        if self.eval_simulations is not None and (
-            type(self.eval_simulations) is not int or self.eval_simulations < 0
-        ):
-            raise ValueError(
-                f"eval_simulations must be an integer >= 0, got {self.eval_simulations}"
-            )
-        for name in ("rollout_weight", "eval_rollout_weight"):
-            value = getattr(self, name)
-            if value is not None and (not _number(value) or not 0 <= value <= 1):
-                raise ValueError(f"{name} must be in [0, 1], got {value!r}")
-        for name in ("rollout_policy", "eval_rollout_policy"):
-            value = getattr(self, name)
-            if value is not None and value not in ROLLOUT_POLICIES:
-                raise ValueError(
-                    f"{name} must be one of {', '.join(ROLLOUT_POLICIES)}, got {value!r}"
-                )
-        for name in (
-            "c_puct",
-            "score_scale",
-            "sample_reuse",
-            "learning_rate",
-            "target_temperature",
-        ):
-            if not _number(getattr(self, name)) or not getattr(self, name) > 0:
-                raise ValueError(f"{name} must be a number > 0, got {getattr(self, name)!r}")
-        if not _number(self.weight_decay) or self.weight_decay < 0:
-            raise ValueError(f"weight_decay must be a number >= 0, got {self.weight_decay!r}")
-        if not _number(self.dirichlet_fraction) or not 0 <= self.dirichlet_fraction <= 1:
-            raise ValueError(
-                f"dirichlet_fraction must be in [0, 1], got {self.dirichlet_fraction!r}"
-            )
-        if self.dirichlet_alpha is not None and (
-            not _number(self.dirichlet_alpha) or not self.dirichlet_alpha > 0
-        ):
-            raise ValueError(
-                f"dirichlet_alpha must be a number > 0 (or None: automatic), got "
-                f"{self.dirichlet_alpha!r}"
-            )
-        if self.value_target not in VALUE_TARGETS:
-            raise ValueError(
-                f"value_target must be one of {', '.join(VALUE_TARGETS)}, got {self.value_target!r}"
-            )
         if self.value_target == "score" and score_key(game_class.game_name) is None:
             with_scores = [n for n in registered_envs() if env_spec(n).score_key is not None]
-            raise ValueError(
+            raise InvalidParameterError(
                 f"value_target 'score' needs a game with final scores ({', '.join(with_scores)}); "
                 f"{self.env} has none: use value_target 'result'"
             )
-        if self.time_budget is not None and (
-            not _number(self.time_budget) or not self.time_budget > 0
-        ):
-            raise ValueError(
-                f"time_budget must be a number of minutes > 0, got {self.time_budget!r}"
-            )
         if self.iterations == 0 and self.time_budget is None:
-            raise ValueError("iterations 0 runs until the time budget: give a time_budget too")
+            raise InvalidParameterError(
+                "iterations 0 runs until the time budget: give a time_budget too"
+            )
         if self.keep_best and not self.eval_every:
-            raise ValueError("keep_best chooses by the periodic evaluations: give eval_every > 0")
+            raise InvalidParameterError(
+                "keep_best chooses by the periodic evaluations: give eval_every > 0"
+            )
         if self.eval_every and not self.eval_opponents:
-            raise ValueError(
+            raise InvalidParameterError(
                 "periodic evaluations need at least one eval opponent (or eval_every 0)"
             )
-        for spec in self.eval_opponents:
-            make_agent(spec, self.env)  # ValueError naming the registered agents
-        if self.opponent is not None:
-            make_agent(self.opponent, self.env)
-        if not _number(self.opponent_share) or not 0 <= self.opponent_share <= 1:
-            raise ValueError(f"opponent_share must be in [0, 1], got {self.opponent_share!r}")
-        if self.model_dtype not in ("float32", "float16"):
-            raise ValueError(f"model_dtype must be float32 or float16, got {self.model_dtype!r}")
-        if self.warm_start is not None:
-            make_agent(self.warm_start, self.env)
-        if not _number(self.warm_epochs) or not self.warm_epochs > 0:
-            raise ValueError(f"warm_epochs must be a number > 0, got {self.warm_epochs!r}")
-        if not _number(self.warm_epsilon) or not 0 <= self.warm_epsilon <= 1:
-            raise ValueError(f"warm_epsilon must be in [0, 1], got {self.warm_epsilon!r}")
-        if self.warm_learning_rate is not None and (
-            not _number(self.warm_learning_rate) or not self.warm_learning_rate > 0
-        ):
-            raise ValueError(
-                f"warm_learning_rate must be a number > 0 (or None: learning_rate), got "
-                f"{self.warm_learning_rate!r}"
-            )
-        if self.warm_temperature is not None and (
-            not _number(self.warm_temperature) or not self.warm_temperature > 0
-        ):
-            raise ValueError(
-                f"warm_temperature must be a number > 0 (or None: the tied-best actions), got "
-                f"{self.warm_temperature!r}"
-            )
+        agents = [("eval_opponents", spec) for spec in self.eval_opponents]
+        agents += [(name, getattr(self, name)) for name in ("opponent", "warm_start")]
+        for name, spec in agents:
+            if spec is not None:
+                _check_agent(name, spec, self.env)
 
 
-def _number(value: object) -> bool:
-    """Return whether ``value`` is a finite real number (bools are not numbers here)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+def _check_agent(field: str, spec: str, env: str) -> None:
+    """Raise InvalidParameterError, naming ``field``, unless ``spec`` makes an agent of ``env``."""
+    try:
+        make_agent(spec, env)
+    except ValueError as err:
+        raise InvalidParameterError(f"{field}: {err}") from None

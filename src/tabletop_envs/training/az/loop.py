@@ -12,7 +12,7 @@ import math
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +22,7 @@ from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec
 from tabletop_envs.training.az.buffer import ReplayBuffer, buffer_capacity, storage_dtype
-from tabletop_envs.training.az.checkpoint import (
-    RunState,
-    _jsonable,
-    resume,
-    save_buffer,
-    save_checkpoint,
-)
+from tabletop_envs.training.az.checkpoint import RunState, resume, save_buffer, save_checkpoint
 from tabletop_envs.training.az.config import AZConfig
 from tabletop_envs.training.az.evaluation import (
     final_evaluation,
@@ -268,7 +262,7 @@ def run_results(
     out = model_path.parent
     return {
         "algo": "az",
-        "config": _jsonable(asdict(config)),
+        "config": config.to_dict(),
         "env": config.env,
         "dirichlet_alpha": alpha,
         "iterations_done": run.iteration,

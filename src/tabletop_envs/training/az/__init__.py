@@ -41,7 +41,14 @@ from tabletop_envs.training.az.checkpoint import (
     save_checkpoint,
 )
 from tabletop_envs.training.az.cli import build_parser, config_from_args, main
-from tabletop_envs.training.az.config import DEFAULT_ITERATIONS, VALUE_TARGETS, AZConfig
+from tabletop_envs.training.az.config import (
+    DEFAULT_ITERATIONS,
+    MODEL_DTYPES,
+    OLD_NAMES,
+    VALUE_TARGETS,
+    AZConfig,
+    new_names,
+)
 from tabletop_envs.training.az.evaluation import (
     evaluate_file,
     format_eval,
@@ -73,6 +80,8 @@ __all__ = [
     "CHECKPOINT_FORMAT",
     "CHECKPOINT_VERSION",
     "DEFAULT_ITERATIONS",
+    "MODEL_DTYPES",
+    "OLD_NAMES",
     "RESUME_FIXED",
     "VALUE_TARGETS",
     "AZConfig",
@@ -91,6 +100,7 @@ __all__ = [
     "load_checkpoint",
     "main",
     "masked_priors",
+    "new_names",
     "play_settings",
     "plot_az",
     "save_buffer",

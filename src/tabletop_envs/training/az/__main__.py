@@ -3,4 +3,4 @@
 from tabletop_envs.training.az.cli import main
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(prog="python -m tabletop_envs.training.az"))

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from tabletop_envs.training.az.buffer import ReplayBuffer
-from tabletop_envs.training.az.config import AZConfig
+from tabletop_envs.training.az.config import AZConfig, new_names
 
 #: ``format`` and ``version`` of ``checkpoint.pt``.
 CHECKPOINT_FORMAT = "tabletop_envs-az-checkpoint"
@@ -120,6 +120,8 @@ def resume(
         run = RunState(**saved["run"])
     except TypeError as err:
         raise ValueError(f"{saved['path']}: malformed run counters ({err})") from None
+    for point in run.history:  # evaluations saved before the rename say rollout_weight ...
+        point["vs"] = {opp: new_names(result) for opp, result in point.get("vs", {}).items()}
     buffer_file = saved["path"].parent / "buffer.npz"
     if buffer_file.is_file():
         with np.load(buffer_file, allow_pickle=False) as data:

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+import typing
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import InitVar, dataclass
 from typing import Any, ClassVar
 
 from tabletop_envs.agents.az import ROLLOUT_POLICIES
 from tabletop_envs.agents.registry import make_agent
-from tabletop_envs.core.config import Config, quote, setting
+from tabletop_envs.core.config import Config, check_field, quote, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
 
@@ -27,6 +29,33 @@ VALUE_TARGETS = ("result", "score")
 MODEL_DTYPES = ("float32", "float16")
 #: Iterations of a run given neither ``iterations`` nor a time budget.
 DEFAULT_ITERATIONS = 10
+#: Settings renamed in 0.2 (one word for one thing: a playout policy is a ``playout``, its
+#: share of the leaf values the ``playout_weight``): old name -> new name. ``AZConfig`` takes
+#: the old names as keywords (with a DeprecationWarning) and in ``from_dict`` (old files);
+#: the command line keeps the old flags (``--rollout-weight`` ...) as aliases.
+OLD_NAMES = {
+    "rollout_weight": "playout_weight",
+    "eval_rollout_weight": "eval_playout_weight",
+    "rollout_policy": "playout",
+    "eval_rollout_policy": "eval_playout",
+}
+
+
+def new_names(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``data`` with the keys of :data:`OLD_NAMES` renamed (records written before 0.2).
+
+    InvalidParameterError if a key is given under both names with different values.
+    """
+    out = {k: v for k, v in data.items() if k not in OLD_NAMES}
+    for old, new in OLD_NAMES.items():
+        if old in data:
+            if new in data and data[new] != data[old]:
+                raise InvalidParameterError(
+                    f"{old} is the old name of {new}: give only {new} (got both, "
+                    f"{quote(data[old])} and {quote(data[new])})"
+                )
+            out[new] = data[old]
+    return out
 
 
 # ---- checks of one value (each returns the problem, or None) ---------------------------------
@@ -154,25 +183,29 @@ class AZConfig(Config):
         low=0,
         help="simulations per move of the evaluated AZAgent (default: --simulations)",
     )
-    rollout_weight: float = setting(
+    playout_weight: float = setting(
         0.0,
         check=_share,
-        help="weight of a random playout's result in self-play's leaf values (0: network only)",
+        flags=("--playout-weight", "--rollout-weight"),
+        help="weight of a playout's result in self-play's leaf values, 0-1 (0: network only)",
     )
-    eval_rollout_weight: float | None = setting(
+    eval_playout_weight: float | None = setting(
         None,
         check=_share,
-        help="the same for the evaluated agent and the file's default (default: --rollout-weight)",
+        flags=("--eval-playout-weight", "--eval-rollout-weight"),
+        help="the same for the evaluated agent and the file's default (default: --playout-weight)",
     )
-    rollout_policy: str = setting(
+    playout: str = setting(
         "random",
         choices=ROLLOUT_POLICIES,
+        flags=("--playout", "--rollout-policy"),
         help="how self-play's playouts move: random, or greedy for every seat",
     )
-    eval_rollout_policy: str | None = setting(
+    eval_playout: str | None = setting(
         None,
         choices=ROLLOUT_POLICIES,
-        help="the same for the evaluated agent and the file's default (default: --rollout-policy)",
+        flags=("--eval-playout", "--eval-rollout-policy"),
+        help="the same for the evaluated agent and the file's default (default: --playout)",
     )
     final_eval_games: int = setting(
         200, low=0, help="games per opponent in the final evaluation (0: none)"
@@ -241,8 +274,25 @@ class AZConfig(Config):
     progress_bar: bool = setting(
         True, flags=("--progress",), help="a progress bar (--no-progress: a line per iteration)"
     )
+    # the old names of four fields (see OLD_NAMES), accepted with a DeprecationWarning
+    rollout_weight: InitVar[float | None] = None
+    eval_rollout_weight: InitVar[float | None] = None
+    rollout_policy: InitVar[str | None] = None
+    eval_rollout_policy: InitVar[str | None] = None
 
-    def __post_init__(self) -> None:
+    def __post_init__(
+        self,
+        rollout_weight: float | None,
+        eval_rollout_weight: float | None,
+        rollout_policy: str | None,
+        eval_rollout_policy: str | None,
+    ) -> None:
+        self._take_old_names(
+            rollout_weight=rollout_weight,
+            eval_rollout_weight=eval_rollout_weight,
+            rollout_policy=rollout_policy,
+            eval_rollout_policy=eval_rollout_policy,
+        )
         if self.iterations is None:  # the default depends on whether a budget is given
             self.iterations = 0 if self.time_budget is not None else DEFAULT_ITERATIONS
         if isinstance(self.time_budget, float) and not math.isfinite(self.time_budget):
@@ -251,6 +301,32 @@ class AZConfig(Config):
                 f"time_budget must be a number of minutes > 0, got {quote(self.time_budget)}"
             )
         super().__post_init__()
+
+    def _take_old_names(self, **old: Any) -> None:
+        """Set the fields given by their old names, checked under the name the caller used."""
+        hints = typing.get_type_hints(type(self))
+        for name, value in old.items():
+            if value is None:
+                continue
+            new = OLD_NAMES[name]
+            f = self.__dataclass_fields__[new]
+            value = check_field(name, value, hints[new], f.metadata["setting"])
+            if getattr(self, new) not in (f.default, value):
+                raise InvalidParameterError(f"{name} is the old name of {new}: give only {new}")
+            warnings.warn(
+                f"AZConfig's {name} is now {new}; the old name will be removed in 0.3",
+                DeprecationWarning,
+                stacklevel=4,
+            )
+            setattr(self, new, value)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> AZConfig:
+        """Build from a mapping of field names; the old names (:data:`OLD_NAMES`) are read too.
+
+        So the ``config`` of a checkpoint or ``results.json`` written before the rename loads.
+        """
+        return super().from_dict(new_names(data) if isinstance(data, Mapping) else data)
 
     def check(self) -> None:
         """Checks across fields and against the registries (envs, their parameters, agents)."""

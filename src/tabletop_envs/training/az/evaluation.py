@@ -18,15 +18,13 @@ from tabletop_envs.training.az.config import AZConfig
 
 
 def play_settings(config: AZConfig) -> tuple[int, float, str]:
-    """Return the simulations, rollout weight and policy the evaluations (and the file) use."""
+    """Return the simulations, playout weight and playout the evaluations (and the file) use."""
     simulations = config.simulations if config.eval_simulations is None else config.eval_simulations
     weight = (
-        config.rollout_weight if config.eval_rollout_weight is None else config.eval_rollout_weight
+        config.playout_weight if config.eval_playout_weight is None else config.eval_playout_weight
     )
-    policy = (
-        config.rollout_policy if config.eval_rollout_policy is None else config.eval_rollout_policy
-    )
-    return simulations, float(weight), policy
+    playout = config.playout if config.eval_playout is None else config.eval_playout
+    return simulations, float(weight), playout
 
 
 def evaluate_file(
@@ -42,13 +40,13 @@ def evaluate_file(
     (:func:`~tabletop_envs.training.arena.run_arena`). Returns its wins, draws, losses, win
     rate with 95% Wilson interval, score and the arena's seconds.
     """
-    simulations, rollout_weight, rollout_policy = play_settings(config)
+    simulations, playout_weight, playout = play_settings(config)
     agent = AZAgent(
         PolicyValueNet.load(path),
         simulations=simulations,
         c_puct=config.c_puct,
-        rollout_weight=rollout_weight,
-        rollout_policy=rollout_policy,
+        rollout_weight=playout_weight,
+        rollout_policy=playout,
     )
     n = env_spec(config.env).load_game().new(seed=0, **config.env_kwargs).num_players
     start = time.perf_counter()
@@ -65,8 +63,8 @@ def evaluate_file(
         "ci95": list(stats.interval("wins")),
         "score": stats.score,
         "simulations": simulations,
-        "rollout_weight": rollout_weight,
-        "rollout_policy": rollout_policy,
+        "playout_weight": playout_weight,
+        "playout": playout,
         "seconds": time.perf_counter() - start,
     }
 

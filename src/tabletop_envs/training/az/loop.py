@@ -129,7 +129,7 @@ def export_model(
     config: AZConfig, learner: Learner, path: Path, iteration: int, command: str | None
 ) -> None:
     """Write the net to ``path`` with the settings it plays at and how it was made."""
-    simulations, weight, policy = play_settings(config)  # what its evaluations play with
+    simulations, weight, playout = play_settings(config)  # what its evaluations play with
     made = {"command": command} if command else {}
     export_npz(
         learner.net,
@@ -138,8 +138,8 @@ def export_model(
         config.model_dtype,
         env=config.env,
         simulations=simulations,
-        rollout_weight=weight,
-        rollout_policy=policy,
+        rollout_weight=weight,  # the file format's names (v1)
+        rollout_policy=playout,
         trained={"iteration": iteration, **made},
     )
 

@@ -225,8 +225,8 @@ def _search(
             c_puct=config.c_puct,
             dirichlet_alpha=dirichlet_alpha,
             dirichlet_fraction=config.dirichlet_fraction,
-            rollout_weight=config.rollout_weight,
-            rollout_policy=config.rollout_policy,
+            rollout_weight=config.playout_weight,
+            rollout_policy=config.playout,
         )
     return counts, len(searched)
 

@@ -20,6 +20,17 @@ with numpy only; the periodic and final arena evaluations load that very file. `
 gets ``checkpoint.pt`` (weights, optimizer, counters; ``--resume``), ``buffer.npz`` (the replay
 buffer, unless ``--no-save-buffer``), ``results.json`` and ``winrate.png``. Needs the ``train``
 extra (torch, tqdm, matplotlib); torch is imported only when a network is built.
+
+The package, one concern a module (every name below is importable from here):
+
+- ``config``: :class:`AZConfig`, every setting declared once (default, bounds, help, checks);
+- ``cli``: the command line generated from it (:func:`build_parser`, :func:`main`);
+- ``model``: the torch twin, its loss and Adam steps, the export to ``.npz``;
+- ``buffer``: :class:`ReplayBuffer`; ``self_play``: lockstep self-play and value targets;
+- ``warm_start``: a heuristic agent's games (:func:`expert_games`) fitted before self-play;
+- ``checkpoint``: ``checkpoint.pt`` and ``buffer.npz``, resuming;
+- ``evaluation``: the exported file in the arena, ``keep_best``, the plot;
+- ``loop``: :func:`train_az`, the run in named steps.
 """
 
 from __future__ import annotations

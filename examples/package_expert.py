@@ -1,14 +1,16 @@
 """Package a trained network as the ``expert`` of an env, with the settings it plays at.
 
     python examples/package_expert.py runs/expert_iris/best.npz --env iris_v0 \\
-        --simulations 128 --rollout-weight 0.5
+        --simulations 128 --playout-weight 0.5
     python examples/package_expert.py runs/expert_irk/best.npz --env irk_v0 --dtype float16 \\
-        --simulations 32 --rollout-weight 0.5 --out my_irk_expert.npz
+        --simulations 32 --playout-weight 0.5 --out my_irk_expert.npz
 
 Reads a network file written by AlphaZero-style training (``model.npz`` or ``best.npz``),
 checks that it plays ``--env``'s default parameters, sets the agent's defaults in its meta
-(``simulations``, ``rollout_weight``, ``rollout_policy``: an option left out keeps the file's
-own) and writes it to ``--out``, by default ``src/tabletop_envs/agents/experts/<env>.npz``,
+(``--simulations``, ``--playout-weight`` and ``--playout``, stored under the file format's
+names ``simulations``, ``rollout_weight`` and ``rollout_policy``; an option left out keeps the
+file's own; ``--rollout-weight`` and ``--rollout-policy`` are the old spellings) and writes it
+to ``--out``, by default ``src/tabletop_envs/agents/experts/<env>.npz``,
 the file ``make_agent("expert", env)`` loads (shipped in the wheel). Prints the file's size:
 a packaged expert must stay within 2 MB. Numpy only.
 """
@@ -34,8 +36,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("network", help="a network file (.npz) of AlphaZero-style training")
     parser.add_argument("--env", required=True, choices=registered_envs())
     parser.add_argument("--simulations", type=int, help="default simulations per move")
-    parser.add_argument("--rollout-weight", type=float, help="default weight of playouts, 0-1")
-    parser.add_argument("--rollout-policy", choices=ROLLOUT_POLICIES, help="how playouts move")
+    parser.add_argument(
+        "--playout-weight",
+        "--rollout-weight",
+        dest="rollout_weight",  # the file's meta key
+        type=float,
+        metavar="WEIGHT",
+        help="default weight of playouts in the leaf values, 0-1",
+    )
+    parser.add_argument(
+        "--playout",
+        "--rollout-policy",
+        dest="rollout_policy",  # the file's meta key
+        choices=ROLLOUT_POLICIES,
+        help="how playouts move",
+    )
     parser.add_argument("--dtype", choices=("float32", "float16"), default="float32")
     parser.add_argument("--out", help="default: the package's experts/<env>.npz")
     args = parser.parse_args(argv)
@@ -55,8 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     size = out.stat().st_size
     print(
         f"wrote {out}: {size / 1e6:.2f} MB, simulations={meta.get('simulations', 'default')}, "
-        f"rollout_weight={meta.get('rollout_weight', 0)}, "
-        f"rollout_policy={meta.get('rollout_policy', 'random')}"
+        f"playout_weight={meta.get('rollout_weight', 0)}, "
+        f"playout={meta.get('rollout_policy', 'random')}"
     )
     return 0
 

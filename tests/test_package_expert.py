@@ -39,6 +39,11 @@ def test_packaging_sets_the_defaults_and_keeps_the_weights(tmp_path, capsys):
         np.testing.assert_array_equal(packaged.arrays[key], value.astype(np.float16))
     agent = make_agent(f"az:{out}", "irk_v0")
     assert (agent.simulations, agent.rollout_weight, agent.rollout_policy) == (16, 0.5, "random")
+    # the new spellings of the two options (the file keeps its format's meta keys)
+    argv = [str(tmp_path / "best.npz"), "--env", "irk_v0", "--out", str(out)]
+    assert _script().main([*argv, "--playout-weight", "0.25", "--playout", "greedy"]) == 0
+    meta = PolicyValueNet.load(out).meta
+    assert (meta["rollout_weight"], meta["rollout_policy"]) == (0.25, "greedy")
 
 
 def test_packaging_refuses_a_network_of_another_game_or_bad_settings(tmp_path, capsys):

@@ -27,9 +27,11 @@ from tabletop_envs.agents.az import AZAgent, PolicyValueNet, encode
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.cli import main as cli_main
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec
 from tabletop_envs.training import az
 from tabletop_envs.training.arena import play_game, run_arena
+from tabletop_envs.training.az import evaluation as az_evaluation
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -465,7 +467,7 @@ def test_keep_best_ships_the_best_evaluated_model(tmp_path: Path, monkeypatch) -
             "ci95": [0.0, 1.0],
         }
 
-    monkeypatch.setattr(az, "evaluate_file", fake_evaluate)
+    monkeypatch.setattr(az_evaluation, "evaluate_file", fake_evaluate)
     lines: list[str] = []
     config = _tiny(
         tmp_path,
@@ -567,6 +569,47 @@ def test_bad_settings_are_named(tmp_path: Path, overrides: dict, message: str) -
         _tiny(tmp_path, **overrides)
 
 
+def test_old_setting_names_are_read_as_the_playout_settings() -> None:
+    with pytest.warns(DeprecationWarning) as caught:
+        config = az.AZConfig(rollout_weight=0.5, rollout_policy="greedy")
+    assert [str(w.message).split(";")[0] for w in caught] == [
+        "AZConfig's rollout_weight is now playout_weight",
+        "AZConfig's rollout_policy is now playout",
+    ]
+    assert (config.playout_weight, config.playout) == (0.5, "greedy")
+    # a config saved before the rename (results.json, checkpoint.pt) loads, without a warning
+    saved = az.AZConfig(eval_playout_weight=0.25, eval_playout="greedy").to_dict()
+    for old, new in az.OLD_NAMES.items():
+        saved[old] = saved.pop(new)
+    expected = az.AZConfig(eval_playout_weight=0.25, eval_playout="greedy")
+    assert az.AZConfig.from_dict(saved) == expected
+    with pytest.raises(InvalidParameterError, match="rollout_weight is the old name of playout_w"):
+        az.AZConfig(rollout_weight=0.5, playout_weight=0.25)
+    with pytest.raises(InvalidParameterError, match="unknown AZConfig field"):
+        az.AZConfig.from_dict({"rollout": 0.5})
+
+
+def test_resume_reads_a_checkpoint_saved_with_the_old_names(tmp_path: Path) -> None:
+    first = _tiny(tmp_path, final_eval_games=0, eval_opponents=("random",))
+    az.train_az(first, log=_quiet)
+    path = Path(first.out) / "checkpoint.pt"
+    saved = torch.load(path, weights_only=True)
+    for old, new in az.OLD_NAMES.items():  # as the checkpoints written before the rename
+        saved["config"][old] = saved["config"].pop(new)
+    result = saved["run"]["history"][0]["vs"]["random"]
+    result["rollout_weight"], result["rollout_policy"] = result.pop("playout_weight"), "random"
+    del result["playout"]
+    torch.save(saved, path)
+    resumed = _tiny(
+        tmp_path, iterations=2, final_eval_games=0, eval_opponents=("random",), resume=first.out
+    )
+    results = az.train_az(resumed, log=_quiet)
+    assert results["iterations_done"] == 2
+    for point in results["history"]:
+        assert {"playout_weight", "playout"} <= set(point["vs"]["random"])
+        assert "rollout_weight" not in point["vs"]["random"]
+
+
 # ---- command line -------------------------------------------------------------------------------
 def test_help_shows_every_default(capsys: pytest.CaptureFixture[str]) -> None:
     parser = az.build_parser()
@@ -589,6 +632,78 @@ def test_help_shows_every_default(capsys: pytest.CaptureFixture[str]) -> None:
         cli_main(["train", "--algo", "az", "--help"])
     out = capsys.readouterr().out
     assert "usage: tabletop-envs train --algo az" in out and "--simulations" in out
+
+
+#: Every option of the command line before it was generated from AZConfig.
+OPTIONS_BEFORE = [
+    "--batch-size",
+    "--buffer-size",
+    "--c-puct",
+    "--dirichlet-alpha",
+    "--dirichlet-fraction",
+    "--env",
+    "--env-arg",
+    "--eval-every",
+    "--eval-games",
+    "--eval-opponents",
+    "--eval-rollout-policy",
+    "--eval-rollout-weight",
+    "--eval-simulations",
+    "--final-eval-games",
+    "--games",
+    "--help",
+    "--hidden",
+    "--iterations",
+    "--keep-best",
+    "--lr",
+    "--model-dtype",
+    "--no-progress",
+    "--no-save-buffer",
+    "--opponent",
+    "--opponent-share",
+    "--out",
+    "--param",
+    "--resume",
+    "--rollout-policy",
+    "--rollout-weight",
+    "--sample-reuse",
+    "--score-scale",
+    "--seed",
+    "--simulations",
+    "--target-temperature",
+    "--temperature-moves",
+    "--threads",
+    "--time-budget",
+    "--value-target",
+    "--warm-epochs",
+    "--warm-epsilon",
+    "--warm-games",
+    "--warm-lr",
+    "--warm-start",
+    "--warm-temperature",
+    "--weight-decay",
+    "-h",
+]
+
+
+def test_every_option_of_before_still_works() -> None:
+    parser = az.build_parser()
+    assert set(OPTIONS_BEFORE) <= set(parser._option_string_actions)
+    new = ["--playout-weight", "0.5", "--playout", "greedy"]
+    new += ["--eval-playout-weight", "0.25", "--eval-playout", "random"]
+    old = ["--rollout-weight", "0.5", "--rollout-policy", "greedy"]
+    old += ["--eval-rollout-weight", "0.25", "--eval-rollout-policy", "random"]
+    config = az.config_from_args(parser.parse_args(new))
+    assert config == az.config_from_args(parser.parse_args(old))
+    assert (config.playout_weight, config.playout) == (0.5, "greedy")
+    assert (config.eval_playout_weight, config.eval_playout) == (0.25, "random")
+    flags = ["--hidden", "32,16", "--lr", "0.01", "--warm-lr", "0.02", "--param", "board_size=4"]
+    flags += ["--keep-best", "--no-save-buffer", "--no-progress", "--eval-opponents", "greedy"]
+    config = az.config_from_args(parser.parse_args(flags))
+    assert config.hidden == (32, 16) and config.env_kwargs == {"board_size": 4}
+    assert (config.learning_rate, config.warm_learning_rate) == (0.01, 0.02)
+    assert config.keep_best and not config.save_buffer and not config.progress_bar
+    assert az.config_from_args(parser.parse_args([])) == az.AZConfig()
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,172 @@
+"""The torch twin of :class:`~tabletop_envs.agents.az.PolicyValueNet`: build, learn, export.
+
+The twin has the numpy network's MLP (``trunk`` / ``policy`` / ``value``); :func:`to_numpy_net`
+and :func:`export_npz` turn its weights into that class's ``.npz`` format, which ``AZAgent``
+plays with numpy only. torch is imported inside the functions, so importing this module does
+not need it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tabletop_envs.agents.az import FORMAT, VERSION, PolicyValueNet, game_meta
+from tabletop_envs.core.game import GameState
+from tabletop_envs.training.az.buffer import ReplayBuffer
+
+
+def build_torch_net(obs_dim: int, num_actions: int, hidden: Sequence[int], seed: int = 0) -> Any:
+    """Return the torch twin of a :class:`PolicyValueNet`: ``trunk`` / ``policy`` / ``value``.
+
+    A ``torch.nn.ModuleDict``: ``trunk`` is Linear+ReLU per hidden layer, ``policy`` and
+    ``value`` are Linear layers over the last hidden layer (see :func:`torch_forward`).
+    Weights start from torch's default initialization under ``torch.manual_seed(seed)``.
+    """
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    layers: list[Any] = []
+    sizes = [int(obs_dim), *(int(h) for h in hidden)]
+    for i in range(len(hidden)):
+        layers += [nn.Linear(sizes[i], sizes[i + 1]), nn.ReLU()]
+    return nn.ModuleDict(
+        {
+            "trunk": nn.Sequential(*layers),
+            "policy": nn.Linear(sizes[-1], int(num_actions)),
+            "value": nn.Linear(sizes[-1], 1),
+        }
+    )
+
+
+def build_optimizer(net: Any, learning_rate: float, weight_decay: float) -> Any:
+    """Return the Adam optimizer of ``net`` (``weight_decay`` is the L2 term)."""
+    import torch
+
+    return torch.optim.Adam(net.parameters(), lr=learning_rate, weight_decay=weight_decay)
+
+
+def set_learning_rate(optimizer: Any, learning_rate: float) -> None:
+    """Set the learning rate of every parameter group of ``optimizer``."""
+    for group in optimizer.param_groups:
+        group["lr"] = learning_rate
+
+
+def torch_forward(net: Any, obs: Any) -> tuple[Any, Any]:
+    """Return ``(logits (B, A), values (B,))`` of the torch net for ``obs`` (B, D) float32."""
+    import torch
+
+    x = net["trunk"](obs)
+    return net["policy"](x), torch.tanh(net["value"](x)).squeeze(-1)
+
+
+def masked_priors(logits: Any, mask: Any) -> Any:
+    """Return the softmax of ``logits`` over each row's legal ``mask`` (zero elsewhere)."""
+    import torch
+
+    masked = logits.masked_fill(~mask, -math.inf)
+    return torch.nan_to_num(torch.softmax(masked, dim=-1), nan=0.0)
+
+
+def torch_evaluator(net: Any) -> Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """Return ``evaluate(obs, mask) -> (priors, values)`` of the torch net, for ``run_puct``."""
+    import torch
+
+    def evaluate(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        with torch.inference_mode():
+            logits, values = torch_forward(net, torch.from_numpy(obs))
+            priors = masked_priors(logits, torch.from_numpy(mask))
+        return priors.numpy(), values.numpy()
+
+    return evaluate
+
+
+def train_steps(
+    net: Any,
+    optimizer: Any,
+    buffer: ReplayBuffer,
+    steps: int,
+    batch_size: int,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """Run ``steps`` Adam steps on minibatches drawn uniformly from ``buffer``; return mean losses.
+
+    The loss is the cross-entropy of the masked policy to the visit distribution pi plus the
+    squared error of the value to z (the optimizer's weight decay adds the L2 term).
+    """
+    import torch
+
+    totals = {"loss": 0.0, "policy_loss": 0.0, "value_loss": 0.0}
+    net.train()
+    for _ in range(steps):
+        index = rng.integers(len(buffer), size=min(batch_size, len(buffer)))
+        obs, mask, pi, z = (torch.from_numpy(a) for a in buffer.rows(index))
+        logits, values = torch_forward(net, obs)
+        logp = torch.log_softmax(logits.masked_fill(~mask, torch.finfo(logits.dtype).min), -1)
+        policy_loss = -(pi * logp).sum(dim=1).mean()
+        value_loss = torch.mean((values - z) ** 2)
+        loss = policy_loss + value_loss
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        totals["loss"] += loss.item()
+        totals["policy_loss"] += policy_loss.item()
+        totals["value_loss"] += value_loss.item()
+    net.eval()
+    return {k: v / steps for k, v in totals.items()} if steps else totals
+
+
+# ---- export ---------------------------------------------------------------------------------
+def _linear_layers(net: Any) -> list[Any]:
+    from torch import nn
+
+    return [m for m in net["trunk"] if isinstance(m, nn.Linear)]
+
+
+def to_numpy_net(net: Any, game: GameState, **extra_meta: Any) -> PolicyValueNet:
+    """Return the torch net's weights as a :class:`PolicyValueNet` for ``game``'s parameters.
+
+    ``extra_meta`` adds keys to the file's meta (e.g. ``env="iris_v0"``). Raises ValueError
+    if the net's sizes do not fit the game.
+    """
+    arrays: dict[str, np.ndarray] = {}
+
+    def put(prefix: str, layer: Any) -> None:
+        arrays[f"{prefix}_w"] = layer.weight.detach().cpu().numpy().T.astype(np.float32).copy()
+        arrays[f"{prefix}_b"] = layer.bias.detach().cpu().numpy().astype(np.float32).copy()
+
+    trunk = _linear_layers(net)
+    for i, layer in enumerate(trunk):
+        put(f"trunk_{i}", layer)
+    put("policy", net["policy"])
+    put("value", net["value"])
+    meta = {
+        "format": FORMAT,
+        "version": VERSION,
+        **game_meta(game),
+        "hidden": [int(layer.out_features) for layer in trunk],
+        **extra_meta,
+    }
+    return PolicyValueNet(meta, arrays)
+
+
+def export_npz(
+    net: Any, path: str | Path, game: GameState, dtype: str = "float32", **extra_meta: Any
+) -> PolicyValueNet:
+    """Write the torch net as a network file ``path`` (replaced atomically); return it.
+
+    The file is :class:`PolicyValueNet`'s format, for ``game``'s parameters; ``AZAgent`` plays
+    with it (``PolicyValueNet.load(path)``). ``dtype="float16"`` stores half-size weights.
+    """
+    numpy_net = to_numpy_net(net, game, **extra_meta)
+    path = Path(path)
+    partial = path.with_name(path.name + ".partial")
+    numpy_net.save(partial, dtype=dtype)
+    os.replace(partial, path)
+    return numpy_net

@@ -12,7 +12,7 @@ import numpy as np
 
 from tabletop_envs.agents.az import AZAgent, PolicyValueNet
 from tabletop_envs.envs.registry import env_spec
-from tabletop_envs.training.arena import run_arena
+from tabletop_envs.evaluation.arena import run_arena
 from tabletop_envs.training.az.checkpoint import RunState
 from tabletop_envs.training.az.config import AZConfig
 
@@ -37,7 +37,7 @@ def evaluate_file(
     """Play the network file ``path`` (an ``AZAgent``) against ``opponent`` in the arena.
 
     The agent takes one seat and ``opponent`` every other, seats rotated game by game
-    (:func:`~tabletop_envs.training.arena.run_arena`). Returns its wins, draws, losses, win
+    (:func:`~tabletop_envs.evaluation.arena.run_arena`). Returns its wins, draws, losses, win
     rate with 95% Wilson interval, score and the arena's seconds.
     """
     simulations, playout_weight, playout = play_settings(config)

@@ -362,14 +362,25 @@ def as_json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+#: Keys of results files renamed since the baseline (issue 20, one word for one thing: a
+#: playout's policy and weight were both called "rollout"). Only the name changed: the value
+#: under the new key is compared with the recorded one.
+RENAMED_KEYS = {"rollout_weight": "playout_weight", "rollout_policy": "playout"}
+
+
 def like(new: Any, old: Any) -> Any:
     """Return ``new`` restricted to the dict keys ``old`` has, recursively (results files).
 
     A results file may gain entries without changing a recorded figure; an entry the baseline
-    has stays compared (a missing one shows as missing).
+    has stays compared (a missing one shows as missing; a key of :data:`RENAMED_KEYS` is looked
+    up under its new name).
     """
     if isinstance(new, dict) and isinstance(old, dict):
-        return {k: like(new[k], old[k]) if k in new else "<missing>" for k in old}
+        out = {}
+        for k in old:
+            key = k if k in new else RENAMED_KEYS.get(k, k)
+            out[k] = like(new[key], old[k]) if key in new else "<missing>"
+        return out
     if isinstance(new, list) and isinstance(old, list) and len(new) == len(old):
         return [like(n, o) for n, o in zip(new, old, strict=True)]
     return new

@@ -15,16 +15,11 @@ import pytest
 
 from tabletop_envs.agents import az as az_module
 from tabletop_envs.agents import make_agent
-from tabletop_envs.agents.az import (
-    FORMAT,
-    AZAgent,
-    PolicyValueNet,
-    encode,
-    encode_batch,
-    puct_search,
-    run_puct,
-)
+from tabletop_envs.agents.az import AZAgent
 from tabletop_envs.games.iris.rules import IrisState
+from tabletop_envs.search.evaluator import encode, encode_batch
+from tabletop_envs.search.network import FORMAT, PolicyValueNet
+from tabletop_envs.search.puct import puct_search, run_puct
 from tabletop_envs.training.arena import run_arena
 from tests.agents.helpers import (
     advance,
@@ -598,11 +593,11 @@ def test_az_spec_options_reach_the_agent(iris_file):
 @pytest.mark.parametrize(
     ("args", "match"),
     [
-        ("", r"use az:PATH\[,simulations=N\]\[,c=F\]\[,rollout=W\]\[,playout=random\|greedy\]"),
-        ("{path},playout=smart", "rollout_policy must be one of random, greedy"),
-        ("{path},rollout=2", r"rollout_weight must be in \[0, 1\]"),
+        ("", r"use az:PATH\[,simulations=N\]\[,c=F\]\[,playout=random\|greedy\|planner\]"),
+        ("{path},playout=smart", "playout must be one of random, greedy, planner"),
+        ("{path},rollout=2", r"playout_weight must be in \[0, 1\]"),
         ("simulations=5", "use az:PATH"),
-        ("{path},sims=5", "options are simulations=<int>, c=<float>, rollout=<float>, playout"),
+        ("{path},sims=5", "options are simulations=<int>, c=<float>, playout=<str>, playout_w"),
         ("{path},simulations=many", "option simulations .* needs a int"),
         ("{path},simulations=-2", "simulations"),
         ("{path},c=-1", "c_puct must be"),

@@ -12,8 +12,6 @@ the hand tiles that will become bets), played by :class:`GreedyAgent` and :class
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from tabletop_envs.agents.base import Agent
@@ -23,9 +21,7 @@ from tabletop_envs.envs.registry import (
     heuristic_games,
     register_heuristic,
 )
-
-if TYPE_CHECKING:
-    from tabletop_envs.envs.registry import Heuristic
+from tabletop_envs.search.playouts import HeuristicChoice, top_actions
 
 __all__ = [
     "GreedyAgent",
@@ -38,7 +34,11 @@ __all__ = [
 
 
 class GreedyAgent(Agent):
-    """Plays the legal action its game's one-ply heuristic scores highest (seeded tie-break)."""
+    """Plays the legal action its game's one-ply heuristic scores highest (seeded tie-break).
+
+    The move choice is :class:`~tabletop_envs.search.playouts.HeuristicChoice`, the one the
+    searches' ``greedy`` and ``planner`` playouts play.
+    """
 
     name = "greedy"
     #: which heuristic table the agent plays (see :func:`get_heuristic`)
@@ -46,7 +46,7 @@ class GreedyAgent(Agent):
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
-        self._cache: dict[str, Heuristic] = {}
+        self._choice = HeuristicChoice(self.kind)
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed when a seed is given; otherwise continue the stream."""
@@ -55,39 +55,16 @@ class GreedyAgent(Agent):
 
     def act(self, game: GameState, seat: int) -> int:
         """Return a best-scoring legal action of ``seat`` under the game's heuristic."""
-        top, forced = self._top(game, seat)
-        if forced:
-            return top[0]
-        return int(top[int(self.rng.integers(len(top)))])
+        return self._choice.choose(game, seat, self.rng)
 
     def best_actions(self, game: GameState, seat: int) -> list[int]:
         """Return every legal action of ``seat`` that the heuristic scores highest."""
-        return self._top(game, seat)[0]
+        return self._choice.top(game, seat, self.rng)[0]
 
     def action_scores(self, game: GameState, seat: int) -> tuple[list[int], list[float]]:
         """Return the legal actions of ``seat`` and their heuristic scores (0.0 if forced)."""
-        actions, scores = self._scores(game, seat)
+        actions, scores = self._choice.scores(game, seat, self.rng)
         return actions, [0.0] if scores is None else scores
-
-    def _top(self, game: GameState, seat: int) -> tuple[list[int], bool]:
-        """Return the best-scoring actions, and whether the move was forced (one legal)."""
-        actions, scores = self._scores(game, seat)
-        if scores is None:
-            return actions, True
-        return top_actions(actions, scores), False
-
-    def _scores(self, game: GameState, seat: int) -> tuple[list[int], list[float] | None]:
-        """Return the legal actions and their scores (None, unscored, when only one is legal)."""
-        actions = np.flatnonzero(game.legal_mask()).tolist()
-        if not actions:
-            raise ValueError(f"seat {seat} has no legal action (is the game over?)")
-        if len(actions) == 1:
-            return actions, None
-        name = game.game_name
-        heuristic = self._cache.get(name)
-        if heuristic is None:
-            heuristic = self._cache[name] = get_heuristic(name, self.kind)
-        return actions, heuristic(game, seat, actions, self.rng)
 
 
 class PlannerAgent(GreedyAgent):
@@ -95,9 +72,3 @@ class PlannerAgent(GreedyAgent):
 
     name = "planner"
     kind = "planner"
-
-
-def top_actions(actions: list[int], scores: list[float]) -> list[int]:
-    """Return the actions whose score ties the highest (within 1e-9)."""
-    best = max(scores)
-    return [a for a, s in zip(actions, scores, strict=True) if s >= best - 1e-9]

@@ -1,55 +1,44 @@
-"""UCT Monte Carlo tree search on the core contract, with determinization for hidden information.
+"""The UCT player: :func:`tabletop_envs.search.uct.uct_search` with a seeded stream per agent.
 
-Every iteration draws a *determinization* ``game.resample_hidden(seat, rng)``: a copy of the
-position whose hidden part (others' hands, stack orders, unrevealed choices) is redrawn
-consistently with what the searching seat knows, the same function the hidden-information tests
-use. Its chance stream (``.rng``) is reseeded from the agent's own stream too, so the search never
-reads the true state's hidden tiles or its future draws. The tree is shared across
-determinizations and keyed by action ids (single-observer information-set MCTS): a node's
-children are the actions seen legal in some determinization, and UCB counts a child's *availability*
-(how often it was legal when its parent was visited) instead of the parent's visits. For
-perfect-information games ``resample_hidden`` is a plain clone and this is ordinary UCT.
-
-Values are the game's ``returns()`` per seat; each node keeps the sum of the returns of the seat
-that chose the action leading to it (max^n), so 3-4 player games work unchanged.
+The search (determinization for hidden information, availability counts, max^n values) is
+described in :mod:`tabletop_envs.search.uct`; the playouts in
+:mod:`tabletop_envs.search.playouts`.
 """
 
 from __future__ import annotations
 
 import math
-import random
-from collections.abc import Callable
+import warnings
 
 import numpy as np
 
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.core.config import quote
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
-from tabletop_envs.core.params import check_choice, check_int_range
-from tabletop_envs.core.rng import make_rng
+from tabletop_envs.core.params import check_int_range
+from tabletop_envs.search.node import Node
+from tabletop_envs.search.playouts import (
+    PLAYOUTS,
+    Mover,
+    check_playout,
+    heuristic_mover,
+    renamed,
+)
+from tabletop_envs.search.uct import uct_search
 
-ROLLOUTS = ("random", "greedy")
-
-
-class _Node:
-    """A tree node: the move that led here, its mover, visit/value/availability counts."""
-
-    __slots__ = ("avail", "children", "n", "player", "w")
-
-    def __init__(self, player: int) -> None:
-        self.player = player  # seat that chose the action leading to this node
-        self.n = 0
-        self.w = 0.0
-        self.avail = 1
-        self.children: dict[int, _Node] = {}
+#: The playouts an :class:`MCTSAgent` plays (its former name; see :data:`PLAYOUTS`).
+ROLLOUTS = PLAYOUTS
 
 
 class MCTSAgent(Agent):
     """UCT with per-iteration determinization; ``iterations`` playouts per decision.
 
     ``exploration`` is the UCB constant for returns in [-1, 1] (scaled by the game's declared
-    reward range otherwise). ``rollout`` is ``"random"`` (uniform legal moves, fast) or
-    ``"greedy"`` (the game's one-ply heuristic at every step: stronger, much slower).
-    A decision with a single legal action is returned at once, without search.
+    reward range otherwise). ``playout`` is ``"random"`` (uniform legal moves, fast),
+    ``"greedy"`` (the game's one-ply heuristic at every step: stronger, much slower) or
+    ``"planner"`` (the planner heuristic, Irk only); ``rollout`` is its former name
+    (deprecated). A decision with a single legal action is returned at once, without search.
     """
 
     name = "mcts"
@@ -58,25 +47,42 @@ class MCTSAgent(Agent):
         self,
         iterations: int = 200,
         exploration: float = 1.4,
-        rollout: str = "random",
+        playout: str = "random",
         seed: int | None = None,
+        *,
+        rollout: str | None = None,
     ) -> None:
         self.iterations = check_int_range("iterations", iterations, 1, 10**7)
-        if not isinstance(exploration, (int, float)) or exploration < 0:
-            raise ValueError(f"exploration must be a number >= 0, got {exploration!r}")
+        if not isinstance(exploration, (int, float)) or not 0 <= exploration < math.inf:
+            raise InvalidParameterError(
+                f"exploration must be a finite number >= 0, got {quote(exploration)}"
+            )
         self.exploration = float(exploration)
-        self.rollout = check_choice("rollout", rollout, ROLLOUTS)
-        self._greedy: Agent | None = None
+        playout, name = renamed("MCTSAgent", "playout", playout, "random", "rollout", rollout)
+        self.playout = check_playout(playout, name)
+        self._mover: Mover | None = None
         self.reset(seed)
 
+    @property
+    def rollout(self) -> str:
+        """The former name of :attr:`playout` (deprecated)."""
+        warnings.warn(
+            "MCTSAgent.rollout is deprecated, use MCTSAgent.playout (removed in 0.3)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.playout
+
     def reset(self, seed: int | None = None) -> None:
-        """Reseed the agent's stream (``None``: fresh entropy on first use, else continue)."""
+        """Reseed the agent's stream (``None``: fresh entropy on first use, else continue).
+
+        A heuristic playout (``greedy``, ``planner``) gets a new stream drawn from the agent's.
+        """
         if seed is not None or not hasattr(self, "rng"):
             self.rng = np.random.default_rng(seed)
-        if self.rollout == "greedy":
-            from tabletop_envs.agents.greedy import GreedyAgent
-
-            self._greedy = GreedyAgent(seed=int(self.rng.integers(2**63)))
+        if self.playout != "random":
+            mover_rng = np.random.default_rng(int(self.rng.integers(2**63)))
+            self._mover = heuristic_mover(self.playout, mover_rng)
 
     def act(self, game: GameState, seat: int) -> int:
         """Return the most visited root action after ``iterations`` determinized playouts."""
@@ -92,74 +98,18 @@ class MCTSAgent(Agent):
         )
         return int(best)
 
-    def search(self, game: GameState, seat: int) -> _Node:
+    def search(self, game: GameState, seat: int) -> Node:
         """Run the iterations from ``game`` (``seat`` to move) and return the root node."""
-        seed = int(self.rng.integers(2**63))
-        det_rng = make_rng(seed)
-        rnd = random.Random(seed)
-        low, high = game.spec.reward_range
-        c = self.exploration * max(high - low, 1e-9) / 2.0
-        root = _Node(-1)
-        rollout = self._rollout_policy(rnd)
-        for _ in range(self.iterations):
-            state = self.determinize(game, seat, det_rng)
-            state.reseed(rnd.getrandbits(63))  # no peeking at the true chance stream
-            node = root
-            path = [root]
-            # selection and expansion
-            while not state.is_terminal:
-                mover = state.current_player
-                actions = state.legal_actions()
-                children = node.children
-                untried = [a for a in actions if a not in children]
-                if untried:
-                    action = untried[rnd.randrange(len(untried))]
-                    for a in actions:
-                        if a in children:
-                            children[a].avail += 1
-                    child = _Node(mover)
-                    children[action] = child
-                    state.apply(action)
-                    path.append(child)
-                    break
-                best_value = -math.inf
-                best_child: _Node | None = None
-                best_action = -1
-                for a in actions:
-                    ch = children[a]
-                    value = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
-                    ch.avail += 1
-                    if value > best_value:
-                        best_value, best_child, best_action = value, ch, a
-                assert best_child is not None
-                state.apply(best_action)
-                node = best_child
-                path.append(node)
-            # simulation
-            while not state.is_terminal:
-                state.apply(rollout(state))
-            returns = state.returns().tolist()
-            # backpropagation
-            for nd in path:
-                nd.n += 1
-                if nd.player >= 0:
-                    nd.w += returns[nd.player]
-        return root
+        return uct_search(
+            game,
+            seat,
+            self.iterations,
+            int(self.rng.integers(2**63)),
+            exploration=self.exploration,
+            determinize=self.determinize,
+            playout_move=self._mover,
+        )
 
     def determinize(self, game: GameState, seat: int, rng: np.random.Generator) -> GameState:
         """Return the position one iteration searches: ``game.resample_hidden(seat, rng)``."""
         return game.resample_hidden(seat, rng)
-
-    def _rollout_policy(self, rnd: random.Random) -> Callable[[GameState], int]:
-        """Return the per-step rollout move chooser."""
-        greedy = self._greedy
-        if greedy is not None:
-            return lambda state: greedy.act(state, state.current_player)
-
-        random_unit = rnd.random
-
-        def uniform(state: GameState) -> int:
-            legal = state.legal_actions()
-            return legal[int(random_unit() * len(legal))]
-
-        return uniform

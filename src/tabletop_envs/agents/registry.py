@@ -1,4 +1,4 @@
-"""Agents by name: ``make_agent("mcts:iterations=400,rollout=greedy", "iris_v0", seed=1)``.
+"""Agents by name: ``make_agent("mcts:iterations=400,playout=greedy", "iris_v0", seed=1)``.
 
 A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
 
@@ -7,50 +7,59 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
 - ``planner`` — the game's planner heuristic (Irk: greedy's margin counting the hand tiles that
   will become bets);
 - ``mcts`` — UCT; ``ARGS`` are comma-separated ``key=value`` among ``iterations`` (int),
-  ``exploration`` (float, alias ``c``) and ``rollout`` (``random``/``greedy``);
+  ``exploration`` (float, alias ``c``) and ``playout`` (``random``/``greedy``/``planner``; its
+  former name ``rollout`` is still read, with a DeprecationWarning);
 - ``az`` — PUCT search guided by a policy-value network file (:mod:`tabletop_envs.agents.az`,
   numpy only): ``az:PATH`` with comma-separated ``key=value`` options after the path,
   ``simulations`` (int; default: the file's own ``simulations`` entry, else 64; 0 plays the
-  network's most likely move without search)
-  ``c`` (float, the PUCT constant, default 1.5) and ``rollout`` (float in [0, 1], the weight of
-  a playout's result in each leaf's value; default: the file's ``rollout_weight``, else 0)
-  and ``playout`` (``random`` or ``greedy``, how playouts move; default: the file's
-  ``rollout_policy``, else random), e.g. ``az:iris.npz,simulations=200,c=2``;
+  network's most likely move without search), ``c`` (float, the PUCT constant, default 1.5),
+  ``playout`` (``random``, ``greedy`` or ``planner``, how playouts move; default: the file's
+  ``rollout_policy``, else random) and ``playout_weight`` (float in [0, 1], the weight of a
+  playout's result in each leaf's value; default: the file's ``rollout_weight``, else 0; its
+  former name ``rollout`` is still read, with a DeprecationWarning), e.g.
+  ``az:iris.npz,simulations=200,c=2``;
 - ``expert`` — the network packaged for the env (``tabletop_envs/agents/experts/<env>.npz``)
   played as ``az`` is, same options: ``expert``, ``expert:simulations=200``; an env without a
-  packaged network is refused, naming the envs that have one;
-- ``sb3`` — a saved MaskablePPO model: ``sb3:PATH`` plays its most likely action, as training's
-  evaluations do (``sb3:PATH,sample`` samples from the policy instead); ``threads=N`` sets torch's
-  intra-op threads (default 1, the fastest for these small networks; 0: torch's default), e.g.
-  ``sb3:model.zip,sample,threads=2``; needs the ``train`` extra (built by
-  ``tabletop_envs.training.sb3:make_sb3_agent``, imported only when such an agent is made);
-- ``rllib`` — an RLlib self-play checkpoint: ``rllib:PATH`` plays the most likely action
-  (``rllib:PATH,sample`` samples from the policy); needs the ``rllib`` extra (built by
-  ``tabletop_envs.training.rllib:make_rllib_agent``, imported only when such an agent is made).
+  packaged network is refused, naming the envs that have one.
+
+Agents that need more than numpy come from packages, through the entry-point group
+``tabletop_envs.agents`` (:data:`ENTRY_POINT_GROUP`): each entry is ``NAME = "module:factory"``
+and is imported only when such an agent is made. This package declares two, both in its
+training layer: ``sb3`` (a saved MaskablePPO model: ``sb3:PATH[,sample][,threads=N]``, the
+``train`` extra) and ``rllib`` (an RLlib self-play checkpoint: ``rllib:PATH[,sample]``, the
+``rllib`` extra). Another package adds agents the same way; :func:`register_agent` plugs one in
+at run time (it wins over an entry point of the same name).
 
 Spec syntax: after ``NAME:``, a file-backed agent (``az``, ``sb3``, ``rllib``) takes its path
-first, then comma-separated options; the others take ``key=value`` options only. Paths cannot
-hold commas. Factories given as ``"module:function"`` strings are imported on first use, so
-this module (and ``tabletop_envs.agents``) never imports the training layer.
-
-:func:`register_agent` plugs in more names.
+first, then comma-separated options; the others take ``key=value`` options only, each read by
+:func:`tabletop_envs.core.config.parse_assignment` (:func:`parse_kwargs`). Paths cannot hold
+commas. An env name given to :func:`make_agent` must be a registered env.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import importlib.metadata
+import sys
+import warnings
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING
 
 from tabletop_envs.agents.base import Agent, RandomAgent
+from tabletop_envs.core.config import parse_assignment, quote
+from tabletop_envs.core.errors import InvalidParameterError
 
 if TYPE_CHECKING:
-    from tabletop_envs.agents.az import PolicyValueNet
     from tabletop_envs.agents.greedy import GreedyAgent
     from tabletop_envs.envs.registry import EnvSpec
+    from tabletop_envs.search.network import PolicyValueNet
 
 #: ``factory(args, env_name, seed) -> Agent``; ``args`` is the text after ``NAME:`` or ``""``.
 AgentFactory = Callable[[str, str, "int | None"], Agent]
+
+#: The entry-point group where installed packages declare agent factories.
+ENTRY_POINT_GROUP = "tabletop_envs.agents"
 
 _FACTORIES: dict[str, str | AgentFactory] = {}
 
@@ -58,59 +67,134 @@ _FACTORIES: dict[str, str | AgentFactory] = {}
 def register_agent(name: str, factory: str | AgentFactory) -> None:
     """Register ``factory`` (a function or ``"module:function"`` path) under ``name``."""
     if not name or ":" in name or "," in name:
-        raise ValueError(f"an agent name is non-empty without ':' or ',', got {name!r}")
+        raise ValueError(f"an agent name is non-empty without ':' or ',', got {quote(name)}")
     _FACTORIES[name] = factory
 
 
+def _plugins() -> dict[str, importlib.metadata.EntryPoint]:
+    """Return the agent factories installed packages declare, by name (none is imported)."""
+    entries = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+    return {entry.name: entry for entry in entries}
+
+
 def agent_names() -> list[str]:
-    """Return the registered agent names, sorted."""
-    return sorted(_FACTORIES)
+    """Return the agent names: registered ones and installed packages' entry points, sorted."""
+    return sorted(set(_FACTORIES) | set(_plugins()))
 
 
 def make_agent(spec: str, env_name: str | None = None, seed: int | None = None) -> Agent:
     """Build the agent described by ``spec`` for the env ``env_name``, seeded with ``seed``."""
     if not isinstance(spec, str) or not spec:
         raise ValueError(
-            f"an agent spec is a non-empty string like 'mcts:iterations=100', got {spec!r}"
+            f"an agent spec is a non-empty string like 'mcts:iterations=100', got {quote(spec)}"
         )
     name, _, args = spec.partition(":")
-    try:
-        factory = _FACTORIES[name]
-    except KeyError:
-        raise ValueError(
-            f"unknown agent {name!r} in {spec!r}; registered agents: {', '.join(agent_names())}"
-        ) from None
-    if isinstance(factory, str):
-        module, _, attr = factory.partition(":")
-        factory = getattr(importlib.import_module(module), attr)
+    factory = _factory(name, spec)
+    if env_name:
+        _env_spec(env_name)  # an unknown env is refused, listing the registered ones
     agent = factory(args, env_name or "", seed)
-    agent.spec = spec  # type: ignore[union-attr]  # how it was made, for reports
+    agent.spec = spec  # type: ignore[attr-defined]  # how it was made, for reports
     return agent
 
 
-def parse_kwargs(args: str, types: dict[str, type], spec: str) -> dict[str, object]:
-    """Parse ``"k=v,k2=v2"`` into typed keyword arguments; ValueError naming the valid keys."""
+def _factory(name: str, spec: str) -> AgentFactory:
+    """Return the factory of ``name``: registered, else an installed package's entry point."""
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        entry = _plugins().get(name)
+        if entry is None:
+            raise ValueError(
+                f"unknown agent {quote(name)} in {quote(spec)}; registered agents: "
+                f"{', '.join(agent_names())}"
+            )
+        return _imported(name, entry.value, entry.load)
+    if isinstance(factory, str):
+        module, _, attr = factory.partition(":")
+        return _imported(name, factory, lambda: getattr(importlib.import_module(module), attr))
+    return factory
+
+
+def _imported(name: str, path: str, load: Callable[[], AgentFactory]) -> AgentFactory:
+    """Return ``load()``, the factory at ``path``; ValueError naming it if it fails to import."""
+    try:
+        return load()
+    except ImportError as err:
+        raise ValueError(
+            f"agent {quote(name)} is made by {path}, which fails to import: {err}"
+        ) from err
+
+
+def _stacklevel() -> int:
+    """Return the ``stacklevel`` of a warning raised by the caller that names the first frame
+    outside this module (the user's call of :func:`make_agent`)."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and frame.f_code.co_filename == __file__:
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def parse_kwargs(
+    args: str,
+    types: Mapping[str, type],
+    spec: str,
+    *,
+    renamed: Mapping[str, str] | None = None,
+) -> dict[str, object]:
+    """Parse ``"k=v,k2=v2"`` into typed keyword arguments.
+
+    Items are split at commas, each read by :func:`~tabletop_envs.core.config.parse_assignment`
+    (the project's one ``key=value`` reader); a value must then be of its option's type in
+    ``types``: an ``int`` option takes an integer, a ``float`` option any number (``nan`` and
+    ``inf`` too: the agent judges them), a ``str`` option text. ``renamed`` maps former option
+    names to their new ones (read with a DeprecationWarning). A bad item raises
+    InvalidParameterError (a ValueError) naming the option and what is valid.
+    """
+    renamed = renamed or {}
     out: dict[str, object] = {}
     for item in filter(None, (part.strip() for part in args.split(","))):
-        key, eq, text = item.partition("=")
-        key = key.strip()
-        if not eq or key not in types:
-            raise ValueError(
-                f"bad option {item!r} in agent spec {spec!r}; options are "
+        try:
+            key, value = parse_assignment(item)
+        except ValueError:
+            key, value = "", None  # no '=' or no key
+        if key in renamed:
+            new = renamed[key]
+            warnings.warn(
+                f"option {key} of agent spec {quote(spec)} is deprecated, use {new} (removed "
+                f"in 0.3)",
+                DeprecationWarning,
+                stacklevel=_stacklevel(),
+            )
+            key = new
+        if key not in types:
+            raise InvalidParameterError(
+                f"bad option {quote(item)} in agent spec {quote(spec)}; options are "
                 f"{', '.join(f'{k}=<{t.__name__}>' for k, t in types.items())}"
             )
-        try:
-            out[key] = types[key](text.strip())
-        except ValueError:
-            raise ValueError(
-                f"option {key} in agent spec {spec!r} needs a {types[key].__name__}, got {text!r}"
-            ) from None
+        out[key] = _typed(key, value, types[key], spec)
     return out
+
+
+def _typed(key: str, value: object, kind: type, spec: str) -> object:
+    """Return ``value`` (read by ``parse_value``) as option ``key``'s ``kind``, else raise."""
+    if kind is float and isinstance(value, str):
+        with suppress(ValueError):
+            value = float(value)  # "nan", "inf": read, and refused by the agent's own check
+    if kind is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if type(value) is kind:
+        return value
+    raise InvalidParameterError(
+        f"option {key} in agent spec {quote(spec)} needs a {kind.__name__}, got {quote(value)}"
+    )
 
 
 def _no_args(name: str, args: str) -> None:
     if args:
-        raise ValueError(f"agent {name!r} takes no options, got {name}:{args}")
+        raise InvalidParameterError(
+            f"agent {quote(name)} takes no options, got {quote(f'{name}:{args}')}"
+        )
 
 
 def _random(args: str, env_name: str, seed: int | None) -> Agent:
@@ -131,36 +215,43 @@ def _planner(args: str, env_name: str, seed: int | None) -> Agent:
 
 
 def _heuristic_agent(cls: type[GreedyAgent], args: str, env_name: str, seed: int | None) -> Agent:
-    from tabletop_envs.agents.greedy import get_heuristic
-
     _no_args(cls.name, args)
-    if env_name:
-        from tabletop_envs.envs.registry import env_spec
-
-        get_heuristic(env_spec(env_name).load_game().game_name, cls.kind)  # fail early if none
+    _check_heuristic(env_name, cls.kind)
     return cls(seed)
+
+
+def _check_heuristic(env_name: str, kind: str) -> None:
+    """Raise ValueError early when the env's game has no ``kind`` heuristic (``random``: none)."""
+    if env_name and kind != "random":
+        from tabletop_envs.envs.registry import get_heuristic
+
+        get_heuristic(_env_spec(env_name).load_game().game_name, kind)
 
 
 def _mcts(args: str, env_name: str, seed: int | None) -> Agent:
     from tabletop_envs.agents.mcts import MCTSAgent
 
-    types = {"iterations": int, "exploration": float, "c": float, "rollout": str}
-    kwargs = parse_kwargs(args, types, f"mcts:{args}")
+    spec = f"mcts:{args}"
+    types = {"iterations": int, "exploration": float, "c": float, "playout": str}
+    kwargs = parse_kwargs(args, types, spec, renamed={"rollout": "playout"})
     if "c" in kwargs:
         kwargs["exploration"] = kwargs.pop("c")
-    return MCTSAgent(seed=seed, **kwargs)  # type: ignore[arg-type]
+    with _in_spec(spec):
+        agent = MCTSAgent(seed=seed, **kwargs)  # type: ignore[arg-type]
+    _check_heuristic(env_name, agent.playout)
+    return agent
 
 
 def _az(args: str, env_name: str, seed: int | None) -> Agent:
-    from tabletop_envs.agents.az import PolicyValueNet
+    from tabletop_envs.search.network import PolicyValueNet
 
     path, _, options = args.partition(",")
     if not path.strip() or "=" in path:
-        raise ValueError(
-            "use az:PATH[,simulations=N][,c=F][,rollout=W][,playout=random|greedy] (a "
-            "policy-value network .npz; simulations per move, 0 plays the network's most likely "
-            "move; c the PUCT constant; rollout the weight of playouts in leaf values, 0-1; "
-            f"playout how they move), got az:{args}"
+        raise InvalidParameterError(
+            "use az:PATH[,simulations=N][,c=F][,playout=random|greedy|planner]"
+            "[,playout_weight=W] (a policy-value network .npz; simulations per move, 0 plays the "
+            "network's most likely move; c the PUCT constant; playout how playouts move; "
+            f"playout_weight their weight in leaf values, 0-1), got {quote(f'az:{args}')}"
         )
     net = PolicyValueNet.load(path.strip())
     return _az_agent(net, options, f"az:{args}", env_name, seed, source=path.strip())
@@ -169,12 +260,11 @@ def _az(args: str, env_name: str, seed: int | None) -> Agent:
 def _expert(args: str, env_name: str, seed: int | None) -> Agent:
     from importlib.resources import files
 
-    from tabletop_envs.agents.az import PolicyValueNet
+    from tabletop_envs.search.network import PolicyValueNet
 
     spec = f"expert:{args}" if args else "expert"
     if not env_name:
         raise ValueError(f"agent {spec!r} needs an env name: it plays that env's packaged network")
-    _env_spec(env_name)  # an unknown env is named as such
     folder = files("tabletop_envs.agents") / "experts"
     resource = folder / f"{env_name}.npz"
     if not resource.is_file():
@@ -196,12 +286,11 @@ def _expert(args: str, env_name: str, seed: int | None) -> Agent:
 def _az_agent(
     net: PolicyValueNet, options: str, spec: str, env_name: str, seed: int | None, *, source: str
 ) -> Agent:
-    """Return an AZAgent playing ``net`` with the spec's ``simulations``/``c`` options."""
+    """Return an AZAgent playing ``net`` with the spec's options."""
     from tabletop_envs.agents.az import AZAgent
 
-    kwargs = parse_kwargs(
-        options, {"simulations": int, "c": float, "rollout": float, "playout": str}, spec
-    )
+    types = {"simulations": int, "c": float, "playout": str, "playout_weight": float}
+    kwargs = parse_kwargs(options, types, spec, renamed={"rollout": "playout_weight"})
     if env_name:
         game_name = _env_spec(env_name).load_game().game_name
         if net.meta["game"] != game_name:
@@ -210,11 +299,20 @@ def _az_agent(
             )
     if "c" in kwargs:
         kwargs["c_puct"] = kwargs.pop("c")
-    if "rollout" in kwargs:
-        kwargs["rollout_weight"] = kwargs.pop("rollout")
-    if "playout" in kwargs:
-        kwargs["rollout_policy"] = kwargs.pop("playout")
-    return AZAgent(net, seed=seed, **kwargs)  # type: ignore[arg-type]
+    with _in_spec(spec):
+        agent = AZAgent(net, seed=seed, **kwargs)  # type: ignore[arg-type]
+    if agent.playout_weight > 0:
+        _check_heuristic(env_name, agent.playout)
+    return agent
+
+
+@contextmanager
+def _in_spec(spec: str) -> Iterator[None]:
+    """Add the agent spec to an InvalidParameterError raised inside (the user's own words)."""
+    try:
+        yield
+    except InvalidParameterError as err:
+        raise InvalidParameterError(f"{err} (agent spec {quote(spec)})") from None
 
 
 def _env_spec(env_name: str) -> EnvSpec:
@@ -230,5 +328,3 @@ register_agent("planner", _planner)
 register_agent("mcts", _mcts)
 register_agent("az", _az)
 register_agent("expert", _expert)
-register_agent("sb3", "tabletop_envs.training.sb3:make_sb3_agent")
-register_agent("rllib", "tabletop_envs.training.rllib:make_rllib_agent")

@@ -1,0 +1,86 @@
+"""The search tree's node, one type for PUCT (:mod:`.puct`) and UCT (:mod:`.uct`).
+
+A node stands for the position reached by an action; it records the seat that chose that
+action (``player``, -1 at the root), its visits ``n`` and the sum ``w`` of the values backed up
+through it *for that seat* (max^n, so 3-4 player games work unchanged), and its children keyed
+by action id. Both searches share one tree per root across determinizations (single-observer
+information-set search): a node's children are the actions seen legal in some determinization.
+
+Each search uses a few more slots:
+
+- UCT counts a child's *availability* ``avail``: how often it was legal when its parent was
+  visited, which UCB reads instead of the parent's visits;
+- PUCT keeps the evaluator's priors ``prior`` (action -> prior, once evaluated) and caches, for
+  the legal actions seen last (:meth:`Node.use_legal`): ``legal``, ``legal_set``, the priors
+  ``p`` with ``inv`` (1 / their sum over ``legal``), ``order`` (``legal`` by decreasing prior,
+  then increasing id) and ``first`` (``order[first:]`` starts with the unvisited action of
+  highest prior).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence, Set
+
+_NO_ACTIONS: frozenset[int] = frozenset()
+_NO_PRIORS: Mapping[int, float] = {}  # shared and never written: a fresh node's ``p``
+
+
+class Node:
+    """A search node: the seat whose action led here, visits, value sum and children."""
+
+    __slots__ = (
+        "avail",
+        "children",
+        "first",
+        "inv",
+        "legal",
+        "legal_set",
+        "n",
+        "order",
+        "p",
+        "player",
+        "prior",
+        "w",
+    )
+
+    def __init__(self, player: int) -> None:
+        self.player = player  # seat that chose the action leading to this node (-1: the root)
+        self.n = 0
+        self.w = 0.0
+        self.children: dict[int, Node] = {}
+        self.avail = 1  # UCT: visits of the parent where this child was legal
+        self.prior: dict[int, float] | None = None  # PUCT: action -> prior, once evaluated
+        self.legal: list[int] | None = None
+        self.legal_set: Set[int] = _NO_ACTIONS
+        self.p: Mapping[int, float] = _NO_PRIORS  # unnormalized over the cached legal actions
+        self.inv = 1.0  # 1 / the sum of p over the cached legal actions
+        self.order: Sequence[int] = ()
+        self.first = 0
+
+    def use_legal(self, actions: list[int]) -> bool:
+        """Cache the priors of ``actions``; False if one of them has none (evaluate again)."""
+        prior = self.prior
+        legal_set = set(actions)
+        if prior is None or not legal_set <= prior.keys():
+            return False
+        total = sum(map(prior.__getitem__, actions))
+        if total > 0.0:
+            self.p = prior
+            self.inv = 1.0 / total
+        else:  # every legal prior underflowed to 0: uniform
+            self.p = dict.fromkeys(actions, 1.0)
+            self.inv = 1.0 / len(actions)
+        self.legal = actions
+        self.legal_set = legal_set
+        # by decreasing prior; a stable sort keeps ascending ids on ties, reverse=True too
+        self.order = sorted(actions, key=self.p.__getitem__, reverse=True)
+        self.first = 0
+        return True
+
+
+def backup(path: Sequence[Node], values: Sequence[float]) -> None:
+    """Count a visit to each node of ``path``; add to it the value of the seat that chose it."""
+    for node in path:
+        node.n += 1
+        if node.player >= 0:
+            node.w += values[node.player]

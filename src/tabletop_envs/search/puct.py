@@ -1,0 +1,400 @@
+"""PUCT: the AlphaZero tree search, guided by an evaluator, batched over roots.
+
+:func:`puct_search` searches several root positions at once (the unfinished games of a
+self-play batch, or one position for an agent) and returns, for each root, the visit counts of
+its actions and its priors. Each simulation round descends one path in every root's tree and
+evaluates all the new leaves together in one call of the evaluator
+(:class:`~tabletop_envs.search.evaluator.Evaluator`).
+
+A simulation is three steps, each a function below: *selection* (:func:`puct_select` at every
+node, or the root's own rule, see :data:`RootSelection`), *expansion and evaluation* of the leaf
+(:func:`_expand_leaves`: the evaluator's priors and value, mixed with a playout's result when a
+playout weight is set) and *backup* (:func:`tabletop_envs.search.node.backup`).
+
+Hidden information and chance: each simulation of root ``i`` walks a fresh determinization
+``roots[i].resample_hidden(seats[i], rng)`` whose chance events come from a stream seeded from
+``rng`` (not the root's own), so the search never reads what the seat cannot know. One tree per
+root is shared by all its determinizations and keyed by action ids: a node's children are the
+actions seen legal in some determinization, and a node is evaluated again when a
+determinization makes legal an action it has no prior for (that simulation ends there). Priors
+are renormalized over the actions legal in the current determinization.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from tabletop_envs.core.config import quote
+from tabletop_envs.core.errors import InvalidParameterError
+from tabletop_envs.core.game import GameState
+from tabletop_envs.core.rng import make_rng
+from tabletop_envs.search.evaluator import Evaluator, encode_batch, evaluate_checked
+from tabletop_envs.search.node import Node, backup
+from tabletop_envs.search.playouts import (
+    check_playout,
+    check_playout_weight,
+    renamed,
+    seeded_playout,
+)
+
+#: ``select(node, c_puct) -> action``: the child a simulation descends into from ``node``, whose
+#: legal actions are cached (:meth:`Node.use_legal`) for the current determinization.
+#:
+#: The hook for another root rule: :func:`puct_search` calls its ``root_selection`` at the root
+#: and :func:`puct_select` below it. A Gumbel-style root (Danihelka et al. 2022: sample the
+#: top-k actions by Gumbel noise plus logits, then share the simulations among them by
+#: sequential halving) is a ``RootSelection`` keeping its candidates and budget in its closure,
+#: reading the root's priors (``node.p``, ``node.inv``) and its children's visits.
+RootSelection = Callable[[Node, float], int]
+
+
+def puct_select(node: Node, c_puct: float) -> int:
+    """Return the action maximizing ``Q + c_puct * P * sqrt(N) / (1 + N_child)`` at ``node``.
+
+    ``Q`` is the child's mean value for the seat that chooses it (0 unvisited), ``P`` the prior
+    renormalized over the cached legal actions; ties go to the lowest action id. The visited
+    children are compared with the unvisited action of highest prior (``node.order[first]``).
+    """
+    scale = c_puct * math.sqrt(node.n) * node.inv
+    p = node.p
+    legal_set = node.legal_set
+    children = node.children
+    best = -math.inf
+    best_action = -1
+    for a, child in children.items():
+        if a in legal_set:
+            score = child.w / child.n + p[a] * scale / (1 + child.n)
+            if score > best or (score == best and a < best_action):
+                best = score
+                best_action = a
+    order = node.order
+    first = node.first
+    while first < len(order) and order[first] in children:
+        first += 1  # children are never removed: skip the visited once and for all
+    node.first = first
+    if first < len(order):
+        a = order[first]
+        score = p[a] * scale  # an unvisited action's value counts as 0
+        if score > best or (score == best and a < best_action):
+            best_action = a
+    return best_action
+
+
+@dataclass
+class _Leaf:
+    """A simulation that stopped at a node to evaluate: its root, state, legal actions, path."""
+
+    root: int
+    state: GameState
+    mask: np.ndarray
+    actions: list[int]
+    path: list[Node]
+
+
+@dataclass(frozen=True)
+class _Scale:
+    """A root's reward range (``low``, ``span``) and seat count: returns to [-1, 1] per seat."""
+
+    low: float
+    span: float
+    players: int
+
+    def values(self, returns: Sequence[float]) -> list[float]:
+        """Return ``returns`` scaled from the reward range to [-1, 1]."""
+        low, span = self.low, self.span
+        return [2.0 * (r - low) / span - 1.0 for r in returns]
+
+
+def puct_search(
+    roots: Sequence[GameState],
+    seats: Sequence[int],
+    evaluate: Evaluator,
+    simulations: int,
+    rng: np.random.Generator,
+    *,
+    c_puct: float = 1.5,
+    dirichlet_alpha: float | None = None,
+    dirichlet_fraction: float = 0.25,
+    playout_weight: float = 0.0,
+    playout: str = "random",
+    root_selection: RootSelection = puct_select,
+    rollout_weight: float | None = None,
+    rollout_policy: str | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Search every root with PUCT; return ``(visit counts int64, root priors)``, (len(roots), A).
+
+    ``seats[i]`` is the seat to move in ``roots[i]`` (the searching seat); the roots are not
+    changed. ``evaluate`` is an :class:`~tabletop_envs.search.evaluator.Evaluator` (a
+    :class:`~tabletop_envs.search.network.PolicyValueNet` or any callable alike). It is called
+    once to expand the roots, then once per simulation round for all the new leaves of every
+    tree together: a round descends one path in each root's tree. Each root gets
+    ``simulations`` visits, shared by its children. The root priors are the evaluator's (with
+    the Dirichlet noise mixed in when it is asked for), zero on illegal actions.
+
+    Hidden information and chance are searched as the module says (determinizations).
+
+    Selection is :func:`puct_select` (``Q + c_puct * P * sqrt(N_node) / (1 + N_child)``, the
+    lowest action id on ties), at the root ``root_selection`` (the same by default; the seam for
+    a Gumbel-style root, see :data:`RootSelection`). Values are per seat (max^n, for 2-4
+    players): a terminal leaf's ``returns()`` scaled from the game's reward range to [-1, 1]; a
+    network value ``v`` for the leaf's mover gives ``v`` to it and ``-v / (n - 1)`` to each
+    other seat. With ``dirichlet_alpha`` set (self-play), each root's priors are mixed with
+    Dirichlet noise: ``(1 - dirichlet_fraction) * P + dirichlet_fraction * Dir(alpha)``.
+
+    ``playout_weight`` ``w`` > 0 (AlphaGo's mixing) plays a playout from each new leaf (its
+    determinization, the search's chance stream) to the end and backs up ``(1 - w) * network
+    value + w * the playout's scaled returns``, per seat. ``playout`` chooses the playout's
+    moves (:mod:`~tabletop_envs.search.playouts`): ``"random"`` (uniform, cheap), ``"greedy"``
+    or ``"planner"`` (the game's heuristic for every seat, reading each seat's view of the
+    determinization: costlier, far better where random play says little). ``rollout_weight``
+    and ``rollout_policy`` are the former names of ``playout_weight`` and ``playout``
+    (deprecated).
+    """
+    return _search(
+        roots,
+        seats,
+        evaluate,
+        simulations,
+        rng,
+        c_puct,
+        (dirichlet_alpha, dirichlet_fraction),
+        renamed(
+            "puct_search", "playout_weight", playout_weight, 0.0, "rollout_weight", rollout_weight
+        ),
+        renamed("puct_search", "playout", playout, "random", "rollout_policy", rollout_policy),
+        root_selection,
+    )
+
+
+def run_puct(
+    roots: Sequence[GameState],
+    seats: Sequence[int],
+    evaluate: Evaluator,
+    simulations: int,
+    rng: np.random.Generator,
+    *,
+    c_puct: float = 1.5,
+    dirichlet_alpha: float | None = None,
+    dirichlet_fraction: float = 0.25,
+    playout_weight: float = 0.0,
+    playout: str = "random",
+    rollout_weight: float | None = None,
+    rollout_policy: str | None = None,
+) -> np.ndarray:
+    """Return the root visit counts of :func:`puct_search` (same arguments), (len(roots), A)."""
+    counts, _ = _search(
+        roots,
+        seats,
+        evaluate,
+        simulations,
+        rng,
+        c_puct,
+        (dirichlet_alpha, dirichlet_fraction),
+        renamed(
+            "run_puct", "playout_weight", playout_weight, 0.0, "rollout_weight", rollout_weight
+        ),
+        renamed("run_puct", "playout", playout, "random", "rollout_policy", rollout_policy),
+        puct_select,
+    )
+    return counts
+
+
+def _search(
+    roots: Sequence[GameState],
+    seats: Sequence[int],
+    evaluate: Evaluator,
+    simulations: int,
+    rng: np.random.Generator,
+    c_puct: float,
+    noise: tuple[float | None, float],
+    weight: tuple[float, str],
+    policy: tuple[str, str],
+    root_selection: RootSelection,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`puct_search`, with the Dirichlet ``(alpha, fraction)`` and the playouts' weight
+    and policy each with the name the caller gave it (for the messages)."""
+    _check_search_args(roots, seats, simulations, c_puct, *noise)
+    mix = check_playout_weight(*weight)
+    playout = check_playout(*policy)
+    play = seeded_playout(playout, rng) if mix > 0 else None
+    # the determinizations' chance stream: one for the whole search (a state draws only while
+    # it is walked, and the walks are sequential), seeded from rng, never the true one
+    chance = make_rng(int(rng.integers(2**63)))
+    scales = [_Scale(*_reward_scale(g), g.num_players) for g in roots]
+    trees, root_priors = _expand_roots(roots, seats, evaluate, rng, *noise)
+    for _ in range(simulations):
+        leaves = []
+        for i, tree in enumerate(trees):
+            state = roots[i].resample_hidden(seats[i], rng)
+            state.rng = chance  # no peeking at the true chance stream
+            leaf = _descend(i, tree, state, c_puct, root_selection, scales[i])
+            if leaf is not None:
+                leaves.append(leaf)
+        if leaves:
+            _expand_leaves(leaves, evaluate, scales, mix, play)
+    counts = np.zeros(root_priors.shape, dtype=np.int64)
+    for i, tree in enumerate(trees):
+        for a, child in tree.children.items():
+            counts[i, a] = child.n
+    return counts, root_priors
+
+
+def _reward_scale(game: GameState) -> tuple[float, float]:
+    """Return the low end and the span of ``game``'s declared reward range."""
+    low, high = game.spec.reward_range
+    return float(low), max(float(high) - float(low), 1e-12)
+
+
+def _expand_roots(
+    roots: Sequence[GameState],
+    seats: Sequence[int],
+    evaluate: Evaluator,
+    rng: np.random.Generator,
+    dirichlet_alpha: float | None,
+    dirichlet_fraction: float,
+) -> tuple[list[Node], np.ndarray]:
+    """Expand every root once, from what its seat sees (this costs no simulation).
+
+    Returns the trees and the root priors (noise mixed in), (len(roots), A) float64.
+    """
+    num_actions = roots[0].spec.num_actions
+    if any(g.spec.num_actions != num_actions for g in roots):
+        raise ValueError("run_puct's roots must share one action space (one game and parameters)")
+    masks = np.stack([g.legal_mask() for g in roots]).astype(bool)
+    priors, _ = evaluate_checked(evaluate, encode_batch(roots, seats), masks)
+    trees = []
+    root_priors = np.zeros((len(roots), num_actions))
+    for i in range(len(roots)):
+        legal = np.flatnonzero(masks[i])
+        root_p = priors[i, legal]
+        if dirichlet_alpha is not None and dirichlet_fraction > 0:
+            noise = rng.dirichlet(np.full(len(legal), float(dirichlet_alpha)))
+            root_p = (1.0 - dirichlet_fraction) * root_p + dirichlet_fraction * noise
+        root_priors[i, legal] = root_p
+        tree = Node(-1)
+        tree.prior = dict(zip(legal.tolist(), root_p.tolist(), strict=True))
+        tree.use_legal(legal.tolist())
+        tree.n = 1
+        trees.append(tree)
+    return trees, root_priors
+
+
+def _descend(
+    root: int,
+    tree: Node,
+    state: GameState,
+    c_puct: float,
+    root_selection: RootSelection,
+    scale: _Scale,
+) -> _Leaf | None:
+    """Select down ``tree`` on ``state`` (changed): the leaf to evaluate, or None.
+
+    A walk ends at a finished game (its scaled returns are backed up at once: None) or at a
+    node whose priors do not cover the legal actions of this determinization (the leaf).
+    """
+    node = tree
+    path = [node]
+    select = root_selection
+    while True:
+        if state.is_terminal:
+            backup(path, scale.values(state.returns().tolist()))
+            return None
+        mask = state.legal_mask()
+        actions = mask.nonzero()[0].tolist()
+        if actions != node.legal and not node.use_legal(actions):
+            return _Leaf(root, state, mask, actions, path)
+        best_action = select(node, c_puct)
+        select = puct_select
+        mover = state.current_player
+        state.apply(best_action)
+        nxt = node.children.get(best_action)
+        if nxt is None:
+            nxt = node.children[best_action] = Node(mover)
+        node = nxt
+        path.append(node)
+
+
+def _expand_leaves(
+    leaves: list[_Leaf],
+    evaluate: Evaluator,
+    scales: list[_Scale],
+    mix: float,
+    play: Callable[[GameState], list[float]] | None,
+) -> None:
+    """Evaluate every leaf in one call, store its priors, back up its value (playout mixed in)."""
+    states = [leaf.state for leaf in leaves]
+    movers = [s.current_player for s in states]
+    leaf_masks = np.stack([leaf.mask for leaf in leaves]).astype(bool)
+    priors, values = evaluate_checked(evaluate, encode_batch(states, movers), leaf_masks)
+    for leaf, leaf_p, v, mover in zip(leaves, priors, values, movers, strict=True):
+        node = leaf.path[-1]
+        actions = leaf.actions
+        new = dict(zip(actions, leaf_p[actions].tolist(), strict=True))
+        if node.prior is None:
+            node.prior = new
+        else:
+            for a, prior in new.items():
+                node.prior.setdefault(a, prior)
+        node.legal = None  # renormalize on the next visit
+        scale = scales[leaf.root]
+        vec = _value_vector(v, mover, scale.players)
+        if play is not None:  # mix in a playout's result
+            played = scale.values(play(leaf.state))
+            vec = [(1.0 - mix) * x + mix * r for x, r in zip(vec, played, strict=True)]
+        backup(leaf.path, vec)
+
+
+def _value_vector(value: float, mover: int, num_players: int) -> list[float]:
+    """Spread a value for ``mover`` to every seat: ``value`` to it, ``-value/(n-1)`` to others."""
+    if num_players == 1:
+        return [value]
+    vec = [-value / (num_players - 1)] * num_players
+    vec[mover] = value
+    return vec
+
+
+def _check_search_args(
+    roots: Sequence[GameState],
+    seats: Sequence[int],
+    simulations: int,
+    c_puct: float,
+    dirichlet_alpha: float | None,
+    dirichlet_fraction: float,
+) -> None:
+    """Raise InvalidParameterError (a ValueError) on a bad argument of :func:`puct_search`."""
+    if not roots or len(roots) != len(seats):
+        raise InvalidParameterError(
+            f"run_puct needs one seat per root and at least one root, got {len(roots)} roots "
+            f"and {len(seats)} seats"
+        )
+    for i, (game, seat) in enumerate(zip(roots, seats, strict=True)):
+        if game.is_terminal:
+            raise InvalidParameterError(f"root {i} is a finished game: there is nothing to search")
+        if seat != game.current_player:
+            raise InvalidParameterError(
+                f"root {i}: seat {quote(seat)} is not the seat to move ({game.current_player})"
+            )
+    if type(simulations) is not int or simulations < 0:
+        raise InvalidParameterError(f"simulations must be an int >= 0, got {quote(simulations)}")
+    check_c_puct(c_puct)
+    if dirichlet_alpha is not None and (
+        not isinstance(dirichlet_alpha, (int, float)) or not 0 < dirichlet_alpha < math.inf
+    ):
+        raise InvalidParameterError(
+            f"dirichlet_alpha must be None or a number > 0, got {quote(dirichlet_alpha)}"
+        )
+    if not isinstance(dirichlet_fraction, (int, float)) or not 0 <= dirichlet_fraction <= 1:
+        raise InvalidParameterError(
+            f"dirichlet_fraction must be in [0, 1], got {quote(dirichlet_fraction)}"
+        )
+
+
+def check_c_puct(c_puct: object, name: str = "c_puct") -> float:
+    """Return ``c_puct`` as a float if it is a finite number >= 0, else InvalidParameterError."""
+    if not isinstance(c_puct, (int, float)) or not 0 <= c_puct < math.inf:
+        raise InvalidParameterError(f"{name} must be a finite number >= 0, got {quote(c_puct)}")
+    return float(c_puct)

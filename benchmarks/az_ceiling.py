@@ -23,7 +23,7 @@ from tabletop_envs.agents.az import AZAgent
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import registered_envs
-from tabletop_envs.training.arena import run_arena
+from tabletop_envs.evaluation import run_arena
 
 
 class PeekingAgent(Agent):

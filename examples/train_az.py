@@ -16,7 +16,7 @@ entry point as ``tabletop-envs train --algo az``. Needs the ``train`` extra:
 The shipped file in an arena, afterwards::
 
     from tabletop_envs.agents.az import AZAgent, PolicyValueNet
-    from tabletop_envs.training.arena import run_arena
+    from tabletop_envs.evaluation import run_arena
 
     agent = AZAgent(PolicyValueNet.load("runs/az_iris/model.npz"), simulations=64)
     print(run_arena("iris_v0", [agent, "greedy"], games=200).table())

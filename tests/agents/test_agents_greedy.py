@@ -8,8 +8,8 @@ import pytest
 from tabletop_envs.agents import GreedyAgent, make_agent
 from tabletop_envs.agents.greedy import get_heuristic, heuristic_games, register_heuristic
 from tabletop_envs.envs.registry import env_spec, registered_envs
+from tabletop_envs.evaluation import run_arena
 from tabletop_envs.games.iris.rules import IrisState
-from tabletop_envs.training.arena import run_arena
 
 
 @pytest.mark.parametrize("env_name", registered_envs())

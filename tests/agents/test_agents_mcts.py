@@ -8,8 +8,8 @@ import pytest
 from tabletop_envs.agents import MCTSAgent, make_agent
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec, registered_envs
+from tabletop_envs.evaluation import run_arena
 from tabletop_envs.games.iris.rules import FIRST, IrisState
-from tabletop_envs.training.arena import run_arena
 from tests.agents.helpers import advance, new_game
 
 #: Registered envs whose game overrides ``resample_hidden`` (hidden information).

@@ -16,11 +16,11 @@ import pytest
 from tabletop_envs.agents import az as az_module
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.az import AZAgent
+from tabletop_envs.evaluation import run_arena
 from tabletop_envs.games.iris.rules import IrisState
 from tabletop_envs.search.evaluator import encode, encode_batch
 from tabletop_envs.search.network import FORMAT, PolicyValueNet
 from tabletop_envs.search.puct import puct_search, run_puct
-from tabletop_envs.training.arena import run_arena
 from tests.agents.helpers import (
     advance,
     case_id,

@@ -14,9 +14,9 @@ import tabletop_envs.games.irk.heuristics as heuristic
 from tabletop_envs.agents import PlannerAgent, make_agent
 from tabletop_envs.agents.greedy import get_heuristic, heuristic_games
 from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.evaluation import run_arena
 from tabletop_envs.games.irk.heuristics import plan_scores
 from tabletop_envs.games.irk.rules import CHOOSE, PLACE, IrkState
-from tabletop_envs.training.arena import run_arena
 from tests.agents.helpers import play_checked
 from tests.irk.helpers import random_action
 from tests.irk.test_irk_greedy_heuristic import laid, margin, with_bet

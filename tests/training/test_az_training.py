@@ -29,8 +29,8 @@ from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.cli import main as cli_main
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.evaluation import play_game, run_arena
 from tabletop_envs.training import az
-from tabletop_envs.training.arena import play_game, run_arena
 from tabletop_envs.training.az import evaluation as az_evaluation
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -26,7 +26,7 @@ class Evaluator(Protocol):
     [-1, 1] (values outside are clipped by the search).
     """
 
-    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def __call__(self, obs: np.ndarray, mask: np.ndarray, /) -> tuple[np.ndarray, np.ndarray]:
         """Return the priors and values of a batch of positions."""
         ...
 

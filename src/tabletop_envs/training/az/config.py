@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import InitVar, dataclass
 from typing import Any, ClassVar
 
-from tabletop_envs.agents.az import ROLLOUT_POLICIES
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import Config, check_field, quote, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
+from tabletop_envs.search.network import ROLLOUT_POLICIES
 
 #: What the value head learns: the game's result (win +1, shared win 0, loss -1, from the
 #: seat's view) or ``tanh(score margin / score_scale)`` for games with scores.

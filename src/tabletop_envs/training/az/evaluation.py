@@ -10,9 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from tabletop_envs.agents.az import AZAgent, PolicyValueNet
+from tabletop_envs.agents.az import AZAgent
 from tabletop_envs.envs.registry import env_spec
 from tabletop_envs.evaluation.arena import run_arena
+from tabletop_envs.search.network import PolicyValueNet
 from tabletop_envs.training.az.checkpoint import RunState
 from tabletop_envs.training.az.config import AZConfig
 
@@ -45,8 +46,8 @@ def evaluate_file(
         PolicyValueNet.load(path),
         simulations=simulations,
         c_puct=config.c_puct,
-        rollout_weight=playout_weight,
-        rollout_policy=playout,
+        playout_weight=playout_weight,
+        playout=playout,
     )
     n = env_spec(config.env).load_game().new(seed=0, **config.env_kwargs).num_players
     start = time.perf_counter()

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from tabletop_envs.agents.az import FORMAT, VERSION, PolicyValueNet, game_meta
 from tabletop_envs.core.game import GameState
+from tabletop_envs.search.network import FORMAT, VERSION, PolicyValueNet, game_meta
 from tabletop_envs.training.az.buffer import ReplayBuffer
 
 

@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from tabletop_envs.agents.az import encode_batch, run_puct
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import score_key
+from tabletop_envs.search.evaluator import encode_batch
+from tabletop_envs.search.puct import run_puct
 from tabletop_envs.training.az.config import VALUE_TARGETS, AZConfig
 
 #: One row before its game ends: observation, legal mask, policy target and the mover's seat.
@@ -225,8 +226,8 @@ def _search(
             c_puct=config.c_puct,
             dirichlet_alpha=dirichlet_alpha,
             dirichlet_fraction=config.dirichlet_fraction,
-            rollout_weight=config.playout_weight,
-            rollout_policy=config.playout,
+            playout_weight=config.playout_weight,
+            playout=config.playout,
         )
     return counts, len(searched)
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from tabletop_envs.agents.az import encode
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.game import GameState
+from tabletop_envs.search.evaluator import encode
 from tabletop_envs.training.az.buffer import ReplayBuffer
 from tabletop_envs.training.az.config import AZConfig
 from tabletop_envs.training.az.model import set_learning_rate, train_steps

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import sys
 
-from tabletop_envs.training.train import main
+from tabletop_envs.training.train import run_command
 
 
 def self_play_main(argv: list[str]) -> int:
-    """Run :func:`tabletop_envs.training.train.main` with self-play defaults."""
+    """Run :func:`tabletop_envs.training.train.main` with self-play defaults (errors: one line)."""
     argv = list(argv)
     defaults = {
         "--snapshot-every": "20000",
@@ -37,7 +37,7 @@ def self_play_main(argv: list[str]) -> int:
         names = (flag, *aliases.get(flag, ()))
         if not any(a == n or a.startswith(n + "=") for a in argv for n in names):
             argv += [flag, value]
-    return main(argv, prog="self_play.py")
+    return run_command(argv, prog="self_play.py")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import sys
 
-from tabletop_envs.training.train import main
+from tabletop_envs.training.train import run_command
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:], prog="train_maskable_ppo.py"))
+    sys.exit(run_command(sys.argv[1:], prog="train_maskable_ppo.py"))

@@ -18,206 +18,180 @@ best-scored checkpoint as ``best/`` and evaluates that one. Needs the ``rllib`` 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from tabletop_envs.cli import parse_param
-from tabletop_envs.envs.registry import registered_envs
+from tabletop_envs.core.config import DefaultsHelpFormatter, add_options, from_namespace
 from tabletop_envs.training.arena import run_arena
 from tabletop_envs.training.rllib import (
-    DEFAULT_HIDDEN,
-    POLICY_MODES,
     RLlibAgent,
     arena_yardstick,
     init_ray,
     self_play_config,
     train_iterations,
 )
+from tabletop_envs.training.rllib_config import RLlibConfig, SelfPlaySettings
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser of this script."""
-    p = argparse.ArgumentParser(prog="train_rllib.py", description=__doc__.split("\n\n")[0])
-    p.add_argument("--env", default="iris_v0", help=f"one of {', '.join(registered_envs())}")
-    p.add_argument(
-        "--param", action="append", type=parse_param, metavar="KEY=VALUE", help="game parameter"
+    """Return the argument parser of this script, generated from :class:`RLlibConfig`."""
+    p = argparse.ArgumentParser(
+        prog="train_rllib.py",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=DefaultsHelpFormatter,
     )
-    p.add_argument("--iterations", type=int, default=20, help="train up to this iteration")
-    p.add_argument("--num-env-runners", type=int, default=2, help="sampling processes")
-    p.add_argument("--envs-per-env-runner", type=int, default=1)
-    p.add_argument("--address", help="Ray cluster to join (default: RAY_ADDRESS, else local)")
-    p.add_argument("--num-cpus", type=int, help="CPUs of a local Ray instance (default: all)")
-    p.add_argument("--out", default="runs/rllib", help="output folder (default runs/rllib)")
-    p.add_argument("--resume", metavar="CHECKPOINT", help="continue from an algorithm checkpoint")
-    p.add_argument("--time-budget", type=float, metavar="MINUTES", help="stop training after")
-    p.add_argument("--checkpoint-every", type=int, default=10, help="iterations (default 10)")
-    p.add_argument("--policies", choices=POLICY_MODES, default="shared")
-    p.add_argument("--league-size", type=int, default=0, help="frozen snapshots (default 0)")
-    p.add_argument("--snapshot-every", type=int, default=5, help="iterations (default 5)")
-    p.add_argument("--self-play-prob", type=float, default=0.5)
-    p.add_argument("--hidden", type=int, nargs="+", default=list(DEFAULT_HIDDEN))
-    p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--train-batch-size", type=int, default=4000)
-    p.add_argument("--minibatch-size", type=int, default=256)
-    p.add_argument("--num-epochs", type=int, default=10)
-    p.add_argument("--entropy-coeff", type=float, default=0.01)
-    p.add_argument("--gamma", type=float, default=1.0, help="discount (default 1.0)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument(
-        "--torch-threads", type=int, help="torch threads of the driver's learner (default: torch's)"
-    )
-    p.add_argument("--eval-games", type=int, default=100, help="arena games per opponent")
-    p.add_argument("--eval-opponents", nargs="*", default=["random", "greedy"])
-    p.add_argument(
-        "--sample", action="store_true", help="evaluate sampled moves (default: the most likely)"
-    )
-    p.add_argument(
-        "--deterministic", action="store_true", help="evaluate the most likely move (the default)"
-    )
-    p.add_argument("--eval-ray", action="store_true", help="spread the arena over Ray workers")
-    p.add_argument(
-        "--select-against",
-        metavar="SPEC",
-        help="checkpoint selection: score the learners against this agent every --select-every "
-        "iterations (same deals each time, not the evaluation's) and evaluate the best-scored "
-        "checkpoint, saved as best/ (default: no selection, evaluate the last)",
-    )
-    p.add_argument("--select-every", type=int, default=10, help="iterations (default 10)")
-    p.add_argument("--select-games", type=int, default=100, help="games per score (default 100)")
+    self_play = {f.name for f in dataclasses.fields(SelfPlaySettings)}
+    run_options = {f.name for f in dataclasses.fields(RLlibConfig)} - self_play
+    add_options(p, RLlibConfig, skip=self_play)  # the run's options, then PPO's and the league's
+    add_options(p, RLlibConfig, skip=run_options)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     """Train, checkpoint and evaluate as the command line says; return the exit code."""
+    parser = build_parser()
+    try:
+        config = from_namespace(RLlibConfig, parser.parse_args(argv))
+    except ValueError as err:  # a setting outside its valid values
+        parser.error(str(err))
+    return run(config)
+
+
+def run(config: RLlibConfig) -> int:
+    """Train, checkpoint and evaluate one run as ``config`` says; return the exit code."""
     import ray
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.sample and args.deterministic:
-        parser.error("--sample and --deterministic exclude each other")
-    if args.torch_threads:
+    if config.torch_threads:
         import torch
 
-        torch.set_num_threads(args.torch_threads)
-    env_kwargs = dict(args.param or [])
-    out = Path(args.out)
+        torch.set_num_threads(config.torch_threads)
+    out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
-    init_ray(args.address, num_cpus=args.num_cpus)
+    init_ray(config.address, num_cpus=config.num_cpus)
     try:
-        config = self_play_config(
-            args.env,
-            env_kwargs,
-            policies=args.policies,
-            league_size=args.league_size,
-            snapshot_every=args.snapshot_every,
-            self_play_prob=args.self_play_prob,
-            num_env_runners=args.num_env_runners,
-            envs_per_env_runner=args.envs_per_env_runner,
-            hidden=args.hidden,
-            lr=args.lr,
-            train_batch_size=args.train_batch_size,
-            minibatch_size=args.minibatch_size,
-            num_epochs=args.num_epochs,
-            entropy_coeff=args.entropy_coeff,
-            gamma=args.gamma,
-            seed=args.seed,
-        )
-        algo = config.build_algo()
-        if args.resume:
-            algo.restore_from_path(str(Path(args.resume).resolve()))
-            print(f"resumed from {args.resume} at iteration {algo.iteration}", flush=True)
-        log_file = (out / "train_log.jsonl").open("a")
-
-        def log(record: dict, result: dict) -> None:
-            returns = result["env_runners"].get("module_episode_returns_mean", {})
-            line = dict(record, returns=returns)
-            log_file.write(json.dumps(line) + "\n")
-            log_file.flush()
-            score = f", score {record['score']:.3f}" if "score" in record else ""
-            print(
-                f"iter {record['iteration']:.0f}: {record['env_steps']:.0f} env steps, "
-                f"{record['steps_per_s']:.0f} steps/s, {record['seconds']:.0f} s{score}",
-                flush=True,
-            )
-
-        checkpoint = out / "checkpoint"
-        select = None
-        if args.select_against:
-            select = arena_yardstick(
-                args.env,
-                env_kwargs,
-                args.select_against,
-                args.select_games,
-                seed=args.seed + 1_000_003,  # other deals than the final evaluation's
-                workdir=out / "candidate",
-                deterministic=not args.sample,
-            )
+        algo = self_play_config(config.env, config.env_kwargs, settings=config).build_algo()
+        if config.resume:
+            algo.restore_from_path(str(Path(config.resume).resolve()))
+            print(f"resumed from {config.resume} at iteration {algo.iteration}", flush=True)
         t0 = time.perf_counter()
-        records = train_iterations(
-            algo,
-            args.iterations,
-            checkpoint_dir=checkpoint,
-            checkpoint_every=args.checkpoint_every,
-            time_budget=None if args.time_budget is None else 60 * args.time_budget,
-            log=log,
-            select=select,
-            select_every=args.select_every,
-            best_dir=out / "best",
-        )
+        records = _train(config, algo, out)
         train_seconds = time.perf_counter() - t0
-        log_file.close()
         algo.stop()
-        results: dict = {
-            "env": args.env,
-            "env_kwargs": env_kwargs,
-            "args": {k: v for k, v in vars(args).items() if k != "param"},
-            "iteration": records[-1]["iteration"] if records else None,
-            "env_steps": records[-1]["env_steps"] if records else None,
-            "train_seconds": train_seconds,
-            "checkpoint": str(checkpoint),
-            "evaluation": [],
-        }
-        evaluated = checkpoint
-        if select is not None:
-            scored = [r for r in records if "score" in r]
-            chosen = max(scored, key=lambda r: r["score"])  # the first of equal scores
-            results["selected"] = {
-                "against": args.select_against,
-                "games": args.select_games,
-                "iteration": chosen["iteration"],
-                "env_steps": chosen["env_steps"],
-                "score": chosen["score"],
-                "checkpoint": str(out / "best"),
-            }
-            evaluated = out / "best"
-            print(
-                f"evaluating best/: iteration {chosen['iteration']:.0f}, score "
-                f"{chosen['score']:.3f} against {args.select_against}",
-                flush=True,
-            )
-        agent = RLlibAgent.load(evaluated, deterministic=not args.sample)
-        for opponent in args.eval_opponents:
-            arena = run_arena(
-                args.env,
-                [agent, opponent],
-                args.eval_games,
-                seed=args.seed + 1,
-                env_kwargs=env_kwargs,
-                ray_workers=args.num_env_runners if args.eval_ray else 0,
-            )
-            print(arena.table(), flush=True)
-            stats = arena.to_dict(timing=False)["agents"][0]
-            results["evaluation"].append(
-                {"opponent": opponent, "games": args.eval_games}
-                | {k: stats[k] for k in ("wins", "draws", "losses", "win_rate", "win_ci95")}
-            )
+        results = _results(config, records, train_seconds, out)
+        evaluated = _selected(config, records, results, out)
+        _evaluate(config, evaluated, results)
         (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
         print(f"wrote {out / 'results.json'}")
     finally:
         ray.shutdown()
     return 0
+
+
+def _train(config: RLlibConfig, algo: Any, out: Path) -> list[dict[str, float]]:
+    """Run the iterations, logging each to ``train_log.jsonl`` and the terminal."""
+    log_file = (out / "train_log.jsonl").open("a")
+
+    def log(record: dict[str, float], result: dict[str, Any]) -> None:
+        returns = result["env_runners"].get("module_episode_returns_mean", {})
+        line = dict(record, returns=returns)
+        log_file.write(json.dumps(line) + "\n")
+        log_file.flush()
+        score = f", score {record['score']:.3f}" if "score" in record else ""
+        print(
+            f"iter {record['iteration']:.0f}: {record['env_steps']:.0f} env steps, "
+            f"{record['steps_per_s']:.0f} steps/s, {record['seconds']:.0f} s{score}",
+            flush=True,
+        )
+
+    select = None
+    if config.select_against:
+        select = arena_yardstick(
+            config.env,
+            config.env_kwargs,
+            config.select_against,
+            config.select_games,
+            seed=config.seed + 1_000_003,  # other deals than the final evaluation's
+            workdir=out / "candidate",
+            deterministic=not config.sample,
+        )
+    try:
+        return train_iterations(
+            algo,
+            config.iterations,
+            checkpoint_dir=out / "checkpoint",
+            checkpoint_every=config.checkpoint_every,
+            time_budget=None if config.time_budget is None else 60 * config.time_budget,
+            log=log,
+            select=select,
+            select_every=config.select_every,
+            best_dir=out / "best",
+        )
+    finally:
+        log_file.close()
+
+
+def _results(
+    config: RLlibConfig, records: list[dict[str, float]], train_seconds: float, out: Path
+) -> dict[str, Any]:
+    """Return the results of the training part (the evaluation is added to them)."""
+    return {
+        "env": config.env,
+        "env_kwargs": config.env_kwargs,
+        "args": {k: v for k, v in config.to_dict().items() if k != "env_kwargs"},
+        "iteration": records[-1]["iteration"] if records else None,
+        "env_steps": records[-1]["env_steps"] if records else None,
+        "train_seconds": train_seconds,
+        "checkpoint": str(out / "checkpoint"),
+        "evaluation": [],
+    }
+
+
+def _selected(
+    config: RLlibConfig, records: list[dict[str, float]], results: dict[str, Any], out: Path
+) -> Path:
+    """Return the checkpoint to evaluate: ``best/`` with selection (noted in results), else last."""
+    if not config.select_against:
+        return out / "checkpoint"
+    scored = [r for r in records if "score" in r]
+    chosen = max(scored, key=lambda r: r["score"])  # the first of equal scores
+    results["selected"] = {
+        "against": config.select_against,
+        "games": config.select_games,
+        "iteration": chosen["iteration"],
+        "env_steps": chosen["env_steps"],
+        "score": chosen["score"],
+        "checkpoint": str(out / "best"),
+    }
+    print(
+        f"evaluating best/: iteration {chosen['iteration']:.0f}, score "
+        f"{chosen['score']:.3f} against {config.select_against}",
+        flush=True,
+    )
+    return out / "best"
+
+
+def _evaluate(config: RLlibConfig, checkpoint: Path, results: dict[str, Any]) -> None:
+    """Play the checkpoint against every evaluation opponent in the arena; add the figures."""
+    agent = RLlibAgent.load(checkpoint, deterministic=not config.sample)
+    for opponent in config.eval_opponents or ():
+        arena = run_arena(
+            config.env,
+            [agent, opponent],
+            config.eval_games,
+            seed=config.seed + 1,
+            env_kwargs=config.env_kwargs,
+            ray_workers=config.num_env_runners if config.eval_ray else 0,
+        )
+        print(arena.table(), flush=True)
+        stats = arena.to_dict(timing=False)["agents"][0]
+        results["evaluation"].append(
+            {"opponent": opponent, "games": config.eval_games}
+            | {k: stats[k] for k in ("wins", "draws", "losses", "win_rate", "win_ci95")}
+        )
 
 
 if __name__ == "__main__":

@@ -10,10 +10,12 @@ import pytest
 
 import tabletop_envs
 from tabletop_envs.agents.base import Agent, RandomAgent
+from tabletop_envs.agents.single_agent import OpponentPool, SingleAgentEnv
 from tabletop_envs.core.errors import IllegalActionError
-from tabletop_envs.training import OpponentPool, PolicyAgent, SingleAgentEnv
 from tabletop_envs.training.arena import wilson as wilson_interval
-from tabletop_envs.training.train import evaluate, parse_env_args
+from tabletop_envs.training.ppo.evaluation import evaluate
+from tabletop_envs.training.sb3 import PolicyAgent
+from tabletop_envs.training.train import parse_env_args
 
 ENVS = tabletop_envs.registered_envs()
 

@@ -17,7 +17,7 @@ else:
 import torch
 
 from tabletop_envs.envs.registry import env_spec
-from tabletop_envs.training.train import planes_section
+from tabletop_envs.training.ppo.policies import planes_section
 
 
 def test_planes_section_finds_irk_table_and_iris_planes() -> None:
@@ -52,7 +52,8 @@ def test_cells_head_orders_logits_row_col_then_orientation() -> None:
 
 def test_train_cells_policy_on_small_irk_then_reload(tmp_path: Path) -> None:
     from tabletop_envs.agents import make_agent
-    from tabletop_envs.training.train import evaluate, main
+    from tabletop_envs.training.ppo.evaluation import evaluate
+    from tabletop_envs.training.train import main
 
     out = tmp_path / "cells"
     args = [
@@ -174,7 +175,8 @@ def test_values_head_adds_the_best_weighting_of_each_actions_values() -> None:
 
 def test_cells_policy_reads_irk_action_values_then_reloads(tmp_path: Path) -> None:
     from tabletop_envs.agents import make_agent
-    from tabletop_envs.training.train import action_values_section, main
+    from tabletop_envs.training.ppo.policies import action_values_section
+    from tabletop_envs.training.train import main
 
     kwargs = {"table_size": 9, "action_values": True}
     game_class = env_spec("irk_v0").load_game()

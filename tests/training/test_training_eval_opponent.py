@@ -6,7 +6,8 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from tabletop_envs.training.train import TrainConfig, train
+from tabletop_envs.training.ppo.config import TrainConfig
+from tabletop_envs.training.ppo.run import train
 
 
 @pytest.mark.parametrize(

@@ -14,8 +14,8 @@ from gymnasium.utils.env_checker import check_env
 import tabletop_envs
 from tabletop_envs import IllegalActionError, InvalidParameterError
 from tabletop_envs.agents.greedy import GreedyAgent
+from tabletop_envs.agents.single_agent import SingleAgentEnv
 from tabletop_envs.envs.gym_ids import GYM_IDS
-from tabletop_envs.training import SingleAgentEnv
 
 IDS = sorted(GYM_IDS)
 

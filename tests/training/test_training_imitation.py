@@ -12,7 +12,7 @@ import pytest
 import tabletop_envs
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.base import Agent
-from tabletop_envs.training import SingleAgentEnv
+from tabletop_envs.agents.single_agent import SingleAgentEnv
 from tabletop_envs.training.imitation import collect_demonstrations
 
 ENVS = tabletop_envs.registered_envs()
@@ -146,7 +146,9 @@ def test_train_with_imitation_records_its_stats(tmp_path: Path) -> None:
 
 def test_zero_timesteps_means_imitation_only(tmp_path: Path) -> None:
     _need_sb3()
-    from tabletop_envs.training.train import TrainConfig, main, train
+    from tabletop_envs.training.ppo.config import TrainConfig
+    from tabletop_envs.training.ppo.run import train
+    from tabletop_envs.training.train import main
 
     out = tmp_path / "bc_only"
     args = [
@@ -169,19 +171,23 @@ def test_recording_workers_split_the_episodes_and_keep_the_single_process_seeds(
     tmp_path: Path,
 ) -> None:
     _need_sb3()
-    from tabletop_envs.training.train import TrainConfig, _env_factory, _record_expert, main, train
+    from tabletop_envs.training.ppo.config import TrainConfig
+    from tabletop_envs.training.ppo.opponents import env_factory
+    from tabletop_envs.training.ppo.pretrain import record_expert
+    from tabletop_envs.training.ppo.run import train
+    from tabletop_envs.training.train import main
 
     config = TrainConfig(env="iris_v0", env_kwargs={"board_size": 3}, imitate="greedy", n_envs=2)
     # worker 0 records exactly what one process always recorded
-    alone = _record_expert(config, 0, 3, False)
+    alone = record_expert(config, 0, 3, False)
     expert = make_agent("greedy", "iris_v0", config.seed + 55)
     direct = collect_demonstrations(
-        _env_factory(config, rank=config.n_envs)(), expert, 3, epsilon=0.1, seed=config.seed + 7
+        env_factory(config, rank=config.n_envs)(), expert, 3, epsilon=0.1, seed=config.seed + 7
     )
     assert np.array_equal(alone.observations, direct.observations)
     assert np.array_equal(alone.actions, direct.actions)
     # worker 1 plays other deals
-    other = _record_expert(config, 1, 3, False)
+    other = record_expert(config, 1, 3, False)
     assert not np.array_equal(other.actions[:4], alone.actions[:4])
     out = tmp_path / "workers"
     args = [

@@ -16,10 +16,10 @@ from sb3_contrib import MaskablePPO
 
 from tabletop_envs import cli
 from tabletop_envs.agents.registry import make_agent
+from tabletop_envs.agents.single_agent import SingleAgentEnv
 from tabletop_envs.core.errors import InvalidParameterError
-from tabletop_envs.training import PolicyAgent, SingleAgentEnv
-from tabletop_envs.training.sb3 import DEFAULT_THREADS
-from tabletop_envs.training.train import TrainConfig
+from tabletop_envs.training.ppo.config import TrainConfig
+from tabletop_envs.training.sb3 import DEFAULT_THREADS, PolicyAgent
 from tests.agents.helpers import advance, new_game
 
 ENV = "iris_v0"

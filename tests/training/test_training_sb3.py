@@ -23,8 +23,11 @@ from stable_baselines3.common.env_checker import check_env
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 from tabletop_envs.agents.base import RandomAgent
-from tabletop_envs.training import PolicyAgent, SingleAgentEnv
-from tabletop_envs.training.train import TrainConfig, evaluate, rollout_total, sb3_logger, train
+from tabletop_envs.agents.single_agent import SingleAgentEnv
+from tabletop_envs.training.ppo.config import TrainConfig
+from tabletop_envs.training.ppo.evaluation import evaluate
+from tabletop_envs.training.ppo.run import rollout_total, sb3_logger, train
+from tabletop_envs.training.sb3 import PolicyAgent
 
 ENVS = tabletop_envs.registered_envs()
 TINY = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "policy_kwargs": {"net_arch": [32]}}

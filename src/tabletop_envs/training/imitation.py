@@ -29,14 +29,14 @@ in a few hundred megabytes. Imports torch only inside :func:`pretrain_policy`.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.greedy import top_actions
-from tabletop_envs.training.sb3 import SingleAgentEnv
+from tabletop_envs.agents.single_agent import SingleAgentEnv
 
 
 @dataclass
@@ -133,62 +133,89 @@ def collect_demonstrations(
         behaviour.reset(int(rng.integers(2**63)))
     space = env.observation_space
     compact = np.int8 if space.low.min() >= -128 and space.high.max() <= 127 else np.float32
-    observations: list[np.ndarray] = []
-    masks: list[np.ndarray] = []
-    targets: list[np.ndarray] = []
-    actions: list[int] = []
-    returns: list[float] = []
-    score_rows, score_actions, score_values = [0], [], []
+    record = _Recording(compact, scores)
     obs, _ = env.reset(seed=int(rng.integers(2**31)))
     for _ in range(episodes):
         rewards: list[float] = []
         done = False
         while not done:
             mask = env.action_masks()
-            if scores:
-                rated = expert.action_scores(env.game, env.learner_seat)
-                if rated is None:
-                    raise ValueError(
-                        f"expert {expert.name!r} rates no actions (no action_scores); "
-                        "record without scores"
-                    )
-                score_actions.append(np.asarray(rated[0], dtype=np.int32))
-                score_values.append(np.asarray(rated[1], dtype=np.float32))
-                score_rows.append(score_rows[-1] + len(rated[0]))
-                best = top_actions(*rated)
-            else:
-                best = expert.best_actions(env.game, env.learner_seat)
+            best = record.best_actions(expert, env)
             label = best[int(rng.integers(len(best)))] if len(best) > 1 else best[0]
             move = label if behaviour is None else behaviour.act(env.game, env.learner_seat)
-            target = np.zeros_like(mask)
-            target[best] = True
-            observations.append(obs.astype(compact))
-            masks.append(mask)
-            targets.append(target)
-            actions.append(label)
+            record.add(obs, mask, best, label)
             if epsilon and rng.random() < epsilon:
                 move = int(rng.choice(np.flatnonzero(mask)))
             obs, reward, done, _, _ = env.step(move)
             rewards.append(float(reward))
-        running = 0.0
-        tail: list[float] = []
-        for reward in reversed(rewards):
-            running = reward + gamma * running
-            tail.append(running)
-        returns.extend(reversed(tail))
+        record.returns.extend(discounted_returns(rewards, gamma))
         obs, _ = env.reset()
-    return Demonstrations(
-        observations=np.stack(observations),
-        masks=np.stack(masks),
-        targets=np.stack(targets),
-        actions=np.asarray(actions, dtype=np.int64),
-        returns=np.asarray(returns, dtype=np.float32),
-        episodes=episodes,
-        seconds=time.perf_counter() - start,
-        score_rows=np.asarray(score_rows, dtype=np.int64) if scores else None,
-        score_actions=np.concatenate(score_actions) if scores else None,
-        score_values=np.concatenate(score_values) if scores else None,
-    )
+    return record.finish(episodes, time.perf_counter() - start)
+
+
+def discounted_returns(rewards: list[float], gamma: float) -> list[float]:
+    """Return, for each step of an episode, the discounted sum of its reward and those after."""
+    running = 0.0
+    tail: list[float] = []
+    for reward in reversed(rewards):
+        running = reward + gamma * running
+        tail.append(running)
+    return tail[::-1]
+
+
+@dataclass
+class _Recording:
+    """The rows :func:`collect_demonstrations` records, as lists until :meth:`finish`."""
+
+    compact: Any  # the observations' dtype
+    scores: bool  # also record the expert's score of every legal action
+    observations: list[np.ndarray] = field(default_factory=list)
+    masks: list[np.ndarray] = field(default_factory=list)
+    targets: list[np.ndarray] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+    returns: list[float] = field(default_factory=list)
+    score_rows: list[int] = field(default_factory=lambda: [0])
+    score_actions: list[np.ndarray] = field(default_factory=list)
+    score_values: list[np.ndarray] = field(default_factory=list)
+
+    def best_actions(self, expert: Agent, env: SingleAgentEnv) -> Any:
+        """Return the expert's best actions in the learner's seat (recording its scores)."""
+        if not self.scores:
+            return expert.best_actions(env.game, env.learner_seat)
+        rated = expert.action_scores(env.game, env.learner_seat)
+        if rated is None:
+            raise ValueError(
+                f"expert {expert.name!r} rates no actions (no action_scores); record without scores"
+            )
+        self.score_actions.append(np.asarray(rated[0], dtype=np.int32))
+        self.score_values.append(np.asarray(rated[1], dtype=np.float32))
+        self.score_rows.append(self.score_rows[-1] + len(rated[0]))
+        return top_actions(*rated)
+
+    def add(self, obs: np.ndarray, mask: np.ndarray, best: Any, label: int) -> None:
+        """Record one decision: the observation, the legal mask, the best actions, the label."""
+        target = np.zeros_like(mask)
+        target[best] = True
+        self.observations.append(obs.astype(self.compact))
+        self.masks.append(mask)
+        self.targets.append(target)
+        self.actions.append(label)
+
+    def finish(self, episodes: int, seconds: float) -> Demonstrations:
+        """Return the recorded rows as :class:`Demonstrations`."""
+        scores = self.scores
+        return Demonstrations(
+            observations=np.stack(self.observations),
+            masks=np.stack(self.masks),
+            targets=np.stack(self.targets),
+            actions=np.asarray(self.actions, dtype=np.int64),
+            returns=np.asarray(self.returns, dtype=np.float32),
+            episodes=episodes,
+            seconds=seconds,
+            score_rows=np.asarray(self.score_rows, dtype=np.int64) if scores else None,
+            score_actions=np.concatenate(self.score_actions) if scores else None,
+            score_values=np.concatenate(self.score_values) if scores else None,
+        )
 
 
 def pretrain_policy(
@@ -226,65 +253,13 @@ def pretrain_policy(
     n_val = int(n * validation) if 0 < validation < 1 else 0
     n_train = n - n_val
     gen = np.random.default_rng(seed)
-    device = policy.device
-
-    def batch(rows: np.ndarray) -> tuple[Any, ...]:
-        obs = torch.as_tensor(data.observations[rows], dtype=torch.float32, device=device)
-        masks = torch.as_tensor(data.masks[rows], device=device)
-        best = torch.as_tensor(data.targets[rows], device=device)
-        rets = torch.as_tensor(data.returns[rows], device=device)
-        return obs, masks, best, rets
-
-    def soft(rows: np.ndarray) -> Any:
-        return torch.as_tensor(
-            data.soft_targets(rows, data.masks.shape[1], temperature), device=device
-        )
-
-    def agreement(rows: np.ndarray) -> float:
-        hits = 0
-        with torch.no_grad():
-            for i in range(0, len(rows), 1024):
-                obs, masks, best, _ = batch(rows[i : i + 1024])
-                dist = policy.get_distribution(obs, action_masks=masks)
-                top = dist.distribution.logits.argmax(dim=1, keepdim=True)
-                hits += int(best.gather(1, top).sum())
-        return hits / max(1, len(rows))
-
+    fit = _Fit(policy, data, temperature, value_coef)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     policy.set_training_mode(True)
     start = time.perf_counter()
     history = []
     for epoch in range(epochs):
-        order = gen.permutation(n_train)
-        total = policy_loss_sum = value_loss_sum = 0.0
-        for i in range(0, n_train, batch_size):
-            rows = order[i : i + batch_size]
-            obs, masks, best, rets = batch(rows)
-            logits, values = _logits_and_values(policy, obs)
-            logits = logits.masked_fill(~masks, -1e8)
-            if temperature is None:
-                best_mass = logits.masked_fill(~best, -1e8).logsumexp(dim=1)
-                policy_loss = (logits.logsumexp(dim=1) - best_mass).mean()
-            else:
-                log_probs = logits - logits.logsumexp(dim=1, keepdim=True)
-                policy_loss = -(soft(rows) * log_probs).sum(dim=1).mean()
-            value_loss = torch.nn.functional.mse_loss(values, rets)
-            loss = policy_loss + value_coef * value_loss
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
-            optimizer.step()
-            k = len(rets)
-            total += k
-            policy_loss_sum += policy_loss.item() * k
-            value_loss_sum += value_loss.item() * k
-        history.append(
-            {
-                "epoch": epoch + 1,
-                "policy_loss": policy_loss_sum / total,
-                "value_loss": value_loss_sum / total,
-            }
-        )
+        history.append(fit.epoch(epoch, gen.permutation(n_train), batch_size, optimizer))
     policy.set_training_mode(False)
     val_rows = np.arange(n_train, n)
     train_rows = gen.choice(n_train, size=min(n_train, 5000), replace=False)
@@ -295,9 +270,85 @@ def pretrain_policy(
         "fit_seconds": time.perf_counter() - start,
         "temperature": temperature,
         "epochs": history,
-        "train_agreement": agreement(train_rows),
-        "validation_agreement": agreement(val_rows) if n_val else None,
+        "train_agreement": fit.agreement(train_rows),
+        "validation_agreement": fit.agreement(val_rows) if n_val else None,
     }
+
+
+@dataclass
+class _Fit:
+    """One fitting of a policy to demonstrations: batches, the loss, an epoch, the agreement."""
+
+    policy: Any
+    data: Demonstrations
+    temperature: float | None
+    value_coef: float
+
+    def batch(self, rows: np.ndarray) -> tuple[Any, ...]:
+        """Return the rows' observations, masks, best actions and returns as tensors."""
+        import torch
+
+        data, device = self.data, self.policy.device
+        obs = torch.as_tensor(data.observations[rows], dtype=torch.float32, device=device)
+        masks = torch.as_tensor(data.masks[rows], device=device)
+        best = torch.as_tensor(data.targets[rows], device=device)
+        rets = torch.as_tensor(data.returns[rows], device=device)
+        return obs, masks, best, rets
+
+    def losses(self, rows: np.ndarray) -> tuple[Any, Any]:
+        """Return the policy loss and the value loss of a minibatch."""
+        import torch
+
+        obs, masks, best, rets = self.batch(rows)
+        logits, values = _logits_and_values(self.policy, obs)
+        logits = logits.masked_fill(~masks, -1e8)
+        if self.temperature is None:
+            best_mass = logits.masked_fill(~best, -1e8).logsumexp(dim=1)
+            policy_loss = (logits.logsumexp(dim=1) - best_mass).mean()
+        else:
+            soft = self.data.soft_targets(rows, self.data.masks.shape[1], self.temperature)
+            log_probs = logits - logits.logsumexp(dim=1, keepdim=True)
+            target = torch.as_tensor(soft, device=self.policy.device)
+            policy_loss = -(target * log_probs).sum(dim=1).mean()
+        return policy_loss, torch.nn.functional.mse_loss(values, rets)
+
+    def epoch(
+        self, epoch: int, order: np.ndarray, batch_size: int, optimizer: Any
+    ) -> dict[str, Any]:
+        """Take one optimizer step per minibatch of ``order``; return the epoch's mean losses."""
+        import torch
+
+        total = policy_loss_sum = value_loss_sum = 0.0
+        for i in range(0, len(order), batch_size):
+            rows = order[i : i + batch_size]
+            policy_loss, value_loss = self.losses(rows)
+            loss = policy_loss + self.value_coef * value_loss
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(self.policy.parameters(), 0.5)
+            optimizer.step()
+            k = len(rows)
+            total += k
+            policy_loss_sum += policy_loss.item() * k
+            value_loss_sum += value_loss.item() * k
+        return {
+            "epoch": epoch + 1,
+            "policy_loss": policy_loss_sum / total,
+            "value_loss": value_loss_sum / total,
+        }
+
+    def agreement(self, rows: np.ndarray) -> float:
+        """Return how often the policy's most likely action is one of the expert's best."""
+        import torch
+
+        hits = 0
+        with torch.no_grad():
+            for i in range(0, len(rows), 1024):
+                obs, masks, best, _ = self.batch(rows[i : i + 1024])
+                dist = self.policy.get_distribution(obs, action_masks=masks)
+                top = dist.distribution.logits.argmax(dim=1, keepdim=True)
+                hits += int(best.gather(1, top).sum())
+        return hits / max(1, len(rows))
 
 
 def _logits_and_values(policy: Any, obs: Any) -> tuple[Any, Any]:

@@ -36,13 +36,10 @@ from tabletop_envs.agents.base import Agent
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_choice
 from tabletop_envs.envs.registry import env_spec, make
+from tabletop_envs.training.rllib_config import DEFAULT_HIDDEN, POLICY_MODES, SelfPlaySettings
 
 #: Prefix of the names this module registers with ``ray.tune.registry``.
 ENV_PREFIX = "tabletop_envs/"
-#: ``"shared"``: one module ``"main"`` plays every seat; ``"per_seat"``: ``"seat_<i>"`` per seat.
-POLICY_MODES = ("shared", "per_seat")
-#: Default hidden layers of the masked PPO module's MLP (policy and value function).
-DEFAULT_HIDDEN = (256, 256)
 
 
 # ---- Ray ---------------------------------------------------------------------------------
@@ -274,22 +271,14 @@ def self_play_config(
     env_name: str,
     env_kwargs: dict[str, Any] | None = None,
     *,
-    policies: str = "shared",
-    league_size: int = 0,
-    snapshot_every: int = 5,
-    self_play_prob: float = 0.5,
-    num_env_runners: int = 2,
-    envs_per_env_runner: int = 1,
-    hidden: Sequence[int] = DEFAULT_HIDDEN,
-    lr: float = 3e-4,
-    train_batch_size: int = 4000,
-    minibatch_size: int = 256,
-    num_epochs: int = 10,
-    entropy_coeff: float = 0.01,
-    gamma: float = 1.0,
-    seed: int | None = None,
+    settings: SelfPlaySettings | None = None,
+    **options: Any,
 ) -> Any:
     """Return a ready ``PPOConfig`` for self-play on ``env_name(**env_kwargs)``.
+
+    The settings are :class:`~tabletop_envs.training.rllib_config.SelfPlaySettings` (checked:
+    InvalidParameterError naming a wrong one), given whole as ``settings`` and/or one by one as
+    keywords (which win):
 
     - ``policies``: ``"shared"`` (one module ``"main"`` for every seat) or ``"per_seat"``.
     - ``league_size``: frozen snapshots per learner (0: pure self-play); refreshed every
@@ -301,26 +290,37 @@ def self_play_config(
     - the rest are PPO's settings; the module is RLlib's ``ActionMaskingTorchRLModule`` with an
       MLP of ``hidden`` layers.
     """
+    values = (settings or SelfPlaySettings()).self_play().to_dict()
+    chosen = SelfPlaySettings.from_dict({**values, **options})  # unknown names refused
+    env_kwargs = dict(env_kwargs or {})
+    num_players = make(env_name, **env_kwargs).game_spec.num_players  # validates the kwargs
+    learners = learner_modules(num_players, chosen.policies)
+    config = _ppo_config(env_name, env_kwargs, chosen, num_players, learners)
+    if chosen.league_size:
+        league = LeagueSnapshots(tuple(learners), chosen.league_size, chosen.snapshot_every)
+        config.callbacks(
+            on_algorithm_init=league.on_algorithm_init, on_train_result=league.on_train_result
+        )
+    return config
+
+
+def _ppo_config(
+    env_name: str,
+    env_kwargs: dict[str, Any],
+    settings: SelfPlaySettings,
+    num_players: int,
+    learners: list[str],
+) -> Any:
+    """Return the ``PPOConfig``: env, sampling, modules (learners and league) and training."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 
-    env_kwargs = dict(env_kwargs or {})
-    num_players = make(env_name, **env_kwargs).game_spec.num_players  # validates the kwargs
-    learners = learner_modules(num_players, policies)
-    for name, value, low in (
-        ("league_size", league_size, 0),
-        ("snapshot_every", snapshot_every, 1),
-        ("num_env_runners", num_env_runners, 0),
-        ("envs_per_env_runner", envs_per_env_runner, 1),
-    ):
-        if not isinstance(value, int) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    if not 0.0 <= self_play_prob <= 1.0:
-        raise ValueError(f"self_play_prob must be in [0, 1], got {self_play_prob!r}")
+    s = settings
     modules = list(learners)
-    modules += [snapshot_id(m, k) for m in learners for k in range(league_size)]
-    module_spec = masked_module_spec(env_name, env_kwargs, hidden)
-    config = (
+    modules += [snapshot_id(m, k) for m in learners for k in range(s.league_size)]
+    module_spec = masked_module_spec(env_name, env_kwargs, s.hidden)
+    mapping = SelfPlayMapping(num_players, s.policies, s.league_size, s.self_play_prob)
+    return (
         PPOConfig()
         .environment(
             register_rllib_env(env_name),
@@ -329,34 +329,24 @@ def self_play_config(
             disable_env_checking=True,
         )
         .env_runners(
-            num_env_runners=num_env_runners,
-            num_envs_per_env_runner=envs_per_env_runner,
+            num_env_runners=s.num_env_runners,
+            num_envs_per_env_runner=s.envs_per_env_runner,
             num_cpus_per_env_runner=1,
         )
-        .multi_agent(
-            policies=set(modules),
-            policy_mapping_fn=SelfPlayMapping(num_players, policies, league_size, self_play_prob),
-            policies_to_train=learners,
-        )
+        .multi_agent(policies=set(modules), policy_mapping_fn=mapping, policies_to_train=learners)
         .rl_module(
             rl_module_spec=MultiRLModuleSpec(rl_module_specs=dict.fromkeys(modules, module_spec))
         )
         .training(
-            lr=lr,
-            train_batch_size_per_learner=train_batch_size,
-            minibatch_size=minibatch_size,
-            num_epochs=num_epochs,
-            entropy_coeff=entropy_coeff,
-            gamma=gamma,
+            lr=s.lr,
+            train_batch_size_per_learner=s.train_batch_size,
+            minibatch_size=s.minibatch_size,
+            num_epochs=s.num_epochs,
+            entropy_coeff=s.entropy_coeff,
+            gamma=s.gamma,
         )
-        .debugging(seed=seed)
+        .debugging(seed=s.seed)
     )
-    if league_size:
-        league = LeagueSnapshots(tuple(learners), league_size, snapshot_every)
-        config.callbacks(
-            on_algorithm_init=league.on_algorithm_init, on_train_result=league.on_train_result
-        )
-    return config
 
 
 # ---- checkpoints as agents -------------------------------------------------------------------

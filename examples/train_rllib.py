@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop_envs.core.config import DefaultsHelpFormatter, add_options, from_namespace
-from tabletop_envs.training.arena import run_arena
+from tabletop_envs.evaluation import run_arena
 from tabletop_envs.training.rllib import (
     RLlibAgent,
     arena_yardstick,

@@ -388,6 +388,9 @@ def cmd_train(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
+    run = getattr(entry, "run_command", None)  # a user's mistake: one line, exit status 2
+    if run is not None:
+        return int(run(argv, prog="tabletop-envs train") or 0)
     if "prog" in inspect.signature(entry.main).parameters:
         return int(entry.main(argv, prog="tabletop-envs train") or 0)
     return int(entry.main(argv) or 0)

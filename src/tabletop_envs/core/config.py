@@ -351,7 +351,8 @@ def option_kwargs(
     kind, optional = _optional(kind)
     origin = typing.get_origin(kind)
     show = _plain(default)
-    extra = "" if meta.choices is not None or kind in (str, dict) else _valid_text(kind, meta)
+    item = typing.get_args(kind)[0] if origin is tuple else kind
+    extra = "" if meta.choices is not None or item in (str, dict) else _valid_text(item, meta)
     help_text = meta.help
     if extra and (meta.low is not None or meta.high is not None):
         help_text += f"; {extra}"

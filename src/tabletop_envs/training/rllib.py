@@ -36,6 +36,7 @@ from tabletop_envs.agents.base import Agent
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_choice
 from tabletop_envs.envs.registry import env_spec, make
+from tabletop_envs.evaluation.arena import run_arena
 from tabletop_envs.training.rllib_config import DEFAULT_HIDDEN, POLICY_MODES, SelfPlaySettings
 
 #: Prefix of the names this module registers with ``ray.tune.registry``.
@@ -43,30 +44,6 @@ ENV_PREFIX = "tabletop_envs/"
 
 
 # ---- Ray ---------------------------------------------------------------------------------
-def init_ray(
-    address: str | None = None, *, num_cpus: int | None = None, log_to_driver: bool = True
-) -> None:
-    """Join the Ray cluster at ``address`` (else ``RAY_ADDRESS``), or start a local instance.
-
-    The one place the library starts Ray (training, the arena's ``--ray`` workers, the CLI).
-    Does nothing if Ray is already initialized in this process. ``num_cpus`` caps a *local*
-    instance (a cluster has its own resources); ValueError if ray is not installed.
-    """
-    import os
-
-    try:
-        import ray
-    except ImportError as err:
-        raise ValueError(f"this needs ray: pip install 'tabletop_envs[rllib]' ({err})") from None
-    if ray.is_initialized():
-        return
-    address = address or os.environ.get("RAY_ADDRESS") or "local"
-    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": log_to_driver}
-    if address == "local" and num_cpus:
-        kwargs["num_cpus"] = num_cpus
-    ray.init(address=address, **kwargs)
-
-
 # ---- the env -------------------------------------------------------------------------------
 class MaskedObservations(BaseWrapper):
     """Observations in the layout of RLlib's masking module: flat float32 plus a 0/1 mask."""
@@ -541,7 +518,6 @@ def arena_yardstick(
     The modules are saved to ``workdir`` and loaded as an :class:`RLlibAgent`, exactly what
     ``rllib:PATH`` would play.
     """
-    from tabletop_envs.training.arena import run_arena
 
     if games < 1:
         raise ValueError(f"a yardstick needs games >= 1, got {games}")

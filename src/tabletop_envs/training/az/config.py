@@ -86,6 +86,10 @@ def _choices(names: tuple[str, ...]) -> str:
     return "{" + ",".join(names) + "}"
 
 
+#: Widest hidden layer a run may ask for (a typo of 10**8 would otherwise exhaust memory).
+MAX_WIDTH = 8192
+
+
 @dataclass
 class AZConfig(Config):
     """Everything an AlphaZero-style run depends on (saved with its results); checked on init."""
@@ -105,6 +109,7 @@ class AZConfig(Config):
     hidden: tuple[int, ...] = setting(
         (256, 256),
         low=1,
+        high=MAX_WIDTH,
         check=_layers,
         cli=False,  # the command line takes widths comma-separated: see cli.py
         help="hidden layer widths of the MLP, comma-separated",

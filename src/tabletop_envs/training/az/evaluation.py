@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from tabletop_envs.evaluation.arena import run_arena
 from tabletop_envs.search.network import PolicyValueNet
 from tabletop_envs.training.az.checkpoint import RunState
 from tabletop_envs.training.az.config import AZConfig
+from tabletop_envs.training.plots import plot_curves
 
 
 def play_settings(config: AZConfig) -> tuple[int, float, str]:
@@ -137,44 +138,9 @@ def plot_az(results: dict[str, Any], path: str | Path) -> None:
             curves.setdefault(opp, []).append((point["iteration"], r["win_rate"], *r["ci95"]))
     for opp, r in results["final"].items():
         curves.setdefault(opp, []).append((results["iterations_done"], r["win_rate"], *r["ci95"]))
-    _plot_curves(
+    plot_curves(
         {f"vs {opp}": points for opp, points in curves.items()},
         path,
         xlabel="iteration",
         title=f"{results['env']}: AlphaZero-style self-play",
     )
-
-
-def _plot_curves(
-    curves: dict[str, Sequence[tuple[float, float, float, float]]],
-    path: str | Path,
-    *,
-    xlabel: str,
-    title: str,
-) -> None:
-    """Draw win-rate curves into a PNG: per label, points ``(x, rate, ci_low, ci_high)``.
-
-    The same picture as PPO training's (``tabletop_envs.training.train.plot_curves``), drawn
-    here so that this package does not import the PPO module (which hands ``--algo az`` here).
-    """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
-    for label, points in curves.items():
-        x = [p[0] for p in points]
-        line = ax.plot(x, [p[1] for p in points], marker="o", label=label)[0]
-        ax.fill_between(
-            x, [p[2] for p in points], [p[3] for p in points], alpha=0.25, color=line.get_color()
-        )
-    ax.set_ylim(0, 1)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("win rate")
-    ax.set_title(title)
-    ax.grid(alpha=0.3)
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)

@@ -94,7 +94,9 @@ class TrainConfig(Config):
         "weightings of its values (at least 1)",
     )
     # the command line reads "256,256" (ppo.cli); a Python caller gives a tuple
-    net_arch: tuple[int, ...] = setting((256, 256), low=1, cli=False, help="hidden layer sizes")
+    net_arch: tuple[int, ...] = setting(
+        (256, 256), low=1, high=8192, cli=False, help="hidden layer sizes"
+    )
     n_steps: int = setting(512, low=1, help="rollout steps per env")
     batch_size: int = setting(256, low=1, help="PPO minibatch size")
     n_epochs: int = setting(4, low=1, help="PPO epochs per rollout")

@@ -13,7 +13,7 @@ import numpy as np
 
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.envs.registry import env_spec
-from tabletop_envs.training.arena import wilson
+from tabletop_envs.evaluation.stats import wilson
 from tabletop_envs.training.plots import plot_curves
 
 

@@ -32,7 +32,7 @@ class Check:
     @property
     def description(self) -> str:
         """Return the first sentence of the check's docstring."""
-        doc = " ".join((self.run.__doc__ or "").split())
+        doc = " ".join((self.run.__doc__ or "").split()).replace("``", "")
         return doc.split(". ")[0].rstrip(".")
 
 
@@ -68,7 +68,10 @@ class ConformanceError(AssertionError):
         self.label = label
         self.check = check.name
         self.problem = problem
-        super().__init__(f"{label} fails the {check.name!r} check ({check.description}): {problem}")
+        super().__init__(
+            f"{label} fails the {check.name!r} check: {problem}\n"
+            f"(the {check.name!r} check: {check.description}; see docs/testing.md)"
+        )
 
 
 def _select(checks: Iterable[str] | None, with_env: bool) -> list[Check]:

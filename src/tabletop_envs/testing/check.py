@@ -50,6 +50,7 @@ CHECKS: tuple[Check, ...] = (
     Check("copies", copies.check_copies),
     Check("spaces", env_checks.check_spaces, needs_env=True),
     Check("params", env_checks.check_params, needs_env=True),
+    Check("heuristics", env_checks.check_heuristics, needs_env=True),
     Check("env_playouts", env_checks.check_env_playouts, needs_env=True),
     Check("env_seeding", env_checks.check_env_seeding, needs_env=True),
     Check("env_copies", env_checks.check_env_copies, needs_env=True),

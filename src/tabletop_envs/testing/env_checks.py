@@ -12,6 +12,7 @@ import copy
 import dataclasses
 import hashlib
 import math
+import numbers
 import pickle
 import re
 import warnings
@@ -21,6 +22,7 @@ import numpy as np
 
 from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError
 from tabletop_envs.core.game import GameSpec
+from tabletop_envs.core.registration import load
 from tabletop_envs.core.rng import make_rng, rng_to_json
 from tabletop_envs.envs.registry import env_spec, make
 from tabletop_envs.testing.play import (
@@ -76,6 +78,26 @@ def check_params(case: Case) -> None:
     for name in fields:
         with expect_raises(InvalidParameterError, f"{name}='not a valid value'", re.escape(name)):
             make(case.name, **{name: "not a valid value"})
+
+
+def check_heuristics(case: Case) -> None:
+    """Each heuristic the spec declares gives one finite score per legal action of the mover,
+    along random games, and leaves the state as it was (agents call it on the live game)."""
+    for kind, path in env_spec(case.name).heuristics.items():
+        heuristic = load(path)
+        for seed in case.seeds:
+            states = random_trajectory(case, seed)[:-1]  # the live positions
+            for step in sorted({0, len(states) // 3, (2 * len(states)) // 3, len(states) - 1}):
+                game = states[step]
+                before = game.clone()
+                actions = game.legal_actions()
+                scores = heuristic(game, game.current_player, actions, np.random.default_rng(step))
+                where = f"{kind} heuristic, seed {seed} step {step}"
+                assert len(scores) == len(actions), f"{where}: {len(scores)} scores"
+                assert all(isinstance(x, numbers.Real) and math.isfinite(x) for x in scores), (
+                    f"{where}: scores must be finite numbers, got {scores}"
+                )
+                assert game == before, f"{where}: scoring changed the state"
 
 
 def _check_obs(obs: dict[str, np.ndarray], space: Any, spec: GameSpec, where: str) -> None:

@@ -1,16 +1,21 @@
 """The copy walk of :mod:`tabletop_envs.testing.copies` can fail: it sees a field a clone
-forgets to copy (the check itself runs on every case in ``test_conformance_checks``)."""
+forgets to copy, and it reaches every game's fields (the ``copies`` check itself runs on every
+case in ``test_conformance_checks``)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pytest
 
 from tabletop_envs.core.game import GameState
 from tabletop_envs.testing.copies import (
+    COPIES,
     assert_nothing_mutable_shared,
     configuration_objects,
     mutate_everything,
+    positions,
     snapshot,
 )
 from tabletop_envs.testing.play import Case
@@ -38,3 +43,15 @@ def test_the_walk_sees_a_field_a_clone_forgets() -> None:
     before = snapshot(game, config)
     assert mutate_everything(game.clone(), config) > 5, "the walk misses fields of the game"
     assert snapshot(game, config) != before
+
+
+@pytest.mark.parametrize(("name", "params"), CASES)
+def test_the_walk_reaches_the_games_fields(name: str, params: dict[str, Any]) -> None:
+    """On every case, each way of copying gives a copy whose walk changes more than a handful of
+    objects (a walk blind to a game's fields would change only the log and the RNG)."""
+    case = Case.of(name, params)
+    config = configuration_objects(case)
+    for k, build in enumerate(positions(case, seed=11)):
+        for how, copy in COPIES.items():
+            changed = mutate_everything(copy(build()), config)
+            assert changed > 5, f"state {k}, {how}: only {changed} objects changed"

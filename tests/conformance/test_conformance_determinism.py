@@ -1,5 +1,6 @@
-"""Determinism: one seed gives one trajectory, in one process and across processes; different
-seeds give different games when the game has chance."""
+"""Determinism across processes: fresh interpreters (other hash seeds) trace exactly the games
+of this process. (One seed, one game in one process, and seeds that change the game only by
+chance: the ``seeding`` and ``env_seeding`` checks of ``tabletop_envs.testing``.)"""
 
 from __future__ import annotations
 
@@ -11,12 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
-from tabletop_envs.core.rng import make_rng, rng_to_json
 from tabletop_envs.envs.registry import make
-from tests.conformance.cases import CASES, game_class, play_out
+from tests.conformance.cases import CASES
 from tests.golden.tracing import case_id, digest, trace_game
 
 REPO = Path(__file__).resolve().parents[2]
@@ -55,15 +54,6 @@ def _digests(name: str, params: dict[str, Any], seeds: tuple[int, ...]) -> list[
 
 
 @pytest.mark.parametrize(("name", "params"), CASES)
-def test_same_seed_same_trajectory_in_process(name: str, params: dict[str, Any]) -> None:
-    """Two envs (and one env reset twice) with the same seed play identical games."""
-    first = _digests(name, params, SEEDS)
-    assert _digests(name, params, SEEDS) == first
-    env = make(name, **params)
-    assert [digest(trace_game(env, SEEDS[0])) for _ in range(2)] == [first[0]] * 2
-
-
-@pytest.mark.parametrize(("name", "params"), CASES)
 def test_same_seed_same_trajectory_across_processes(name: str, params: dict[str, Any]) -> None:
     """Fresh interpreters (different hash seeds) trace exactly the games of this process."""
     here = _digests(name, params, SEEDS)
@@ -71,27 +61,3 @@ def test_same_seed_same_trajectory_across_processes(name: str, params: dict[str,
         assert result[case_id(name, params)] == here, (
             f"the trace differs in a process with PYTHONHASHSEED={hash_seed}"
         )
-
-
-def _uses_chance(name: str, params: dict[str, Any]) -> bool:
-    """Return whether seeded games draw from their RNG at all (set-up or play)."""
-    for seed in range(3):
-        game = game_class(name)(game_class(name).params_class(**params), seed)
-        fresh = rng_to_json(make_rng(seed))
-        if rng_to_json(game.rng) != fresh:
-            return True
-        play_out(game, np.random.default_rng(seed))
-        if rng_to_json(game.rng) != fresh:
-            return True
-    return False
-
-
-@pytest.mark.parametrize(("name", "params"), CASES)
-def test_different_seeds_differ_only_by_chance(name: str, params: dict[str, Any]) -> None:
-    """With one action policy, env seeds change the game iff the game has chance."""
-    env = make(name, **params)
-    traces = {digest(trace_game(env, seed=0, env_seed=s)) for s in range(4)}
-    if _uses_chance(name, params):
-        assert len(traces) > 1, "different seeds gave identical games, yet the game draws chance"
-    else:
-        assert len(traces) == 1, "a game without chance depends on the seed"

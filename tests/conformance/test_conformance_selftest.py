@@ -1,5 +1,5 @@
 """The suite tests itself: on a tiny correct game every check passes, and each broken variant
-of it (``toy_game.BROKEN``) fails the check meant to catch it.
+of it (``toy_game.BROKEN``) fails ``check_env`` at the check meant to catch it.
 
 The toy env is registered only inside these tests (monkeypatched registry), so the rest of the
 suite never sees it.
@@ -13,14 +13,11 @@ from typing import Any
 
 import pytest
 
-import tests.conformance.test_conformance_core as core
-import tests.conformance.test_conformance_determinism as determinism
 import tests.conformance.test_conformance_env as env_tests
 import tests.conformance.test_conformance_golden as golden
-import tests.conformance.test_conformance_pettingzoo as pz
-import tests.conformance.test_conformance_playouts as playouts
 from tabletop_envs.envs import registry
 from tabletop_envs.envs.registry import EnvSpec
+from tabletop_envs.testing import CHECKS, ConformanceError, check_env, check_game
 from tests.conformance import toy_game
 from tests.golden import tracing
 
@@ -38,35 +35,8 @@ def _register(monkeypatch: pytest.MonkeyPatch, cls: type) -> None:
     monkeypatch.setitem(registry._SPECS, NAME, spec)
 
 
-#: Every per-case check of the suite except the cross-process one (a fresh interpreter does not
-#: see the monkeypatched registry) and the golden trace (tested below with a temporary file).
-CASE_CHECKS: tuple[Callable[..., None], ...] = (
-    pz.test_api_test_env,
-    pz.test_api_test_raw_env,
-    pz.test_seed_test,
-    pz.test_render_test,
-    playouts.test_env_random_playouts,
-    playouts.test_core_mask_is_legality,
-    core.test_clone_equal_independent_and_plays_on,
-    core.test_json_round_trip_plays_on_identically,
-    core.test_from_json_rejects_foreign_text,
-    core.test_state_equality,
-    core.test_resample_hidden_keeps_every_view,
-    core.test_seat_arguments_are_checked,
-    env_tests.test_copies_of_a_fresh_env,
-    env_tests.test_load_state,
-    env_tests.test_load_state_rejects_other_games,
-    env_tests.test_spaces_agents_and_metadata,
-    env_tests.test_unseeded_resets_follow_the_seed,
-    determinism.test_same_seed_same_trajectory_in_process,
-    determinism.test_different_seeds_differ_only_by_chance,
-)
-STEP_CHECKS = (
-    env_tests.test_deepcopy_and_pickle_keep_the_game,
-    env_tests.test_raw_env_rejects_without_change,
-    env_tests.test_env_penalizes_illegal_action,
-)
-ENV_CHECKS = (
+#: The suite's own per-env checks of the adapter (the per-case ones are check_env's).
+ENV_CHECKS: tuple[Callable[[str], None], ...] = (
     env_tests.test_use_before_reset_is_a_clear_error,
     env_tests.test_make_errors_list_valid_values,
 )
@@ -76,30 +46,26 @@ ENV_CHECKS = (
 def test_correct_toy_game_passes_every_check(
     monkeypatch: pytest.MonkeyPatch, params: dict[str, Any]
 ) -> None:
-    """The suite's checks pass on a correct game it has never seen (nothing is Iris-specific)."""
+    """Every check passes on a correct game it has never seen (nothing is Iris-specific)."""
     _register(monkeypatch, toy_game.ToyState)
-    for check in CASE_CHECKS:
-        check(NAME, params)
-    for check in STEP_CHECKS:
-        for steps in env_tests.MID_GAME_STEPS:
-            check(NAME, params, steps)
+    assert check_env(NAME, **params) == [check.name for check in CHECKS]
     for check in ENV_CHECKS:
         check(NAME)
 
 
-#: Broken variant -> a check that must fail on it.
+#: Broken variant -> the check that must stop ``check_env`` on it.
 CAUGHT_BY = {
-    toy_game.MaskAllowsTooMuch: playouts.test_core_mask_is_legality,
-    toy_game.ApplyAcceptsTooMuch: playouts.test_core_mask_is_legality,
-    toy_game.SharedClone: core.test_clone_equal_independent_and_plays_on,
-    toy_game.JsonForgetsMover: core.test_json_round_trip_plays_on_identically,
-    # the env shows returns only at the end; the core check sees them early
-    toy_game.EarlyReward: playouts.test_core_mask_is_legality,
-    toy_game.TooLong: playouts.test_env_random_playouts,
-    toy_game.ObservationOutOfBounds: playouts.test_env_random_playouts,
-    toy_game.IgnoresSeed: determinism.test_same_seed_same_trajectory_in_process,
-    toy_game.ResampleLeaks: core.test_resample_hidden_keeps_every_view,
-    toy_game.SeatNotChecked: core.test_seat_arguments_are_checked,
+    toy_game.MaskAllowsTooMuch: "playouts",
+    toy_game.ApplyAcceptsTooMuch: "playouts",
+    toy_game.SharedClone: "clone",
+    toy_game.JsonForgetsMover: "json",
+    # the env shows returns only at the end; the core playouts see them early
+    toy_game.EarlyReward: "playouts",
+    toy_game.TooLong: "playouts",
+    toy_game.ObservationOutOfBounds: "playouts",
+    toy_game.IgnoresSeed: "seeding",
+    toy_game.ResampleLeaks: "hidden",
+    toy_game.SeatNotChecked: "seats",
 }
 
 
@@ -110,10 +76,17 @@ def test_every_broken_variant_has_a_catcher() -> None:
 
 @pytest.mark.parametrize("broken", list(CAUGHT_BY), ids=lambda cls: cls.__name__)
 def test_broken_variant_is_caught(monkeypatch: pytest.MonkeyPatch, broken: type) -> None:
-    """Each broken variant fails the check meant for it."""
+    """``check_env`` (and ``check_game`` on the class alone) stops at the check meant for it,
+    with a message naming the env, the parameters and the check."""
     _register(monkeypatch, broken)
-    with pytest.raises((AssertionError, pytest.fail.Exception)):
-        CAUGHT_BY[broken](NAME, {})
+    with pytest.raises(ConformanceError) as info:
+        check_env(NAME, pile=5)
+    assert info.value.check == CAUGHT_BY[broken], info.value
+    assert str(info.value).startswith(f"toy_v0(pile=5) fails the {CAUGHT_BY[broken]!r} check")
+    with pytest.raises(ConformanceError) as info:
+        check_game(broken, {"pile": 5})
+    assert info.value.check == CAUGHT_BY[broken], info.value
+    assert str(info.value).startswith(f"{broken.__name__}(pile=5) fails")
 
 
 def test_golden_trace_fails_when_missing_or_changed(

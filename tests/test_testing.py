@@ -131,3 +131,24 @@ def test_the_suite_needs_no_test_dependency_and_no_upper_layer() -> None:
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_unregister_gives_the_registry_back() -> None:
+    from dataclasses import replace
+
+    import gymnasium
+
+    from tabletop_envs.envs import registry
+
+    spec = replace(
+        registry.env_spec("iris_v0"), name="iris_copy_v0", gym_id="tabletop_envs/IrisCopy-v0"
+    )
+    before = registry.registered_envs()
+    registry.register(spec)
+    assert "iris_copy_v0" in registry.registered_envs()
+    assert gymnasium.spec("tabletop_envs/IrisCopy-v0").kwargs["env_name"] == "iris_copy_v0"
+    assert registry.unregister("iris_copy_v0") is spec
+    assert registry.registered_envs() == before
+    assert "tabletop_envs/IrisCopy-v0" not in gymnasium.registry
+    with pytest.raises(ValueError, match="unknown env"):
+        registry.unregister("iris_copy_v0")

@@ -17,8 +17,6 @@ on first use: registering imports none of the game's code.
 
 from __future__ import annotations
 
-import gymnasium
-
 from tabletop_envs.core.registration import EnvSpec
 from tabletop_envs.envs import registry
 
@@ -42,16 +40,9 @@ def register() -> None:
 
 
 def unregister() -> None:
-    """Take Pebbles out of the registry and Gymnasium's again (for this repository's tests).
-
-    The library has no public way to unregister an env (yet); this reaches into the registry's
-    tables, which a game of your own never needs to do.
-    """
-    if registry._SPECS.get(SPEC.name) == SPEC:
-        del registry._SPECS[SPEC.name]
-        registry._BY_GAME.clear()
-    if SPEC.gym_id is not None:
-        gymnasium.registry.pop(SPEC.gym_id, None)
+    """Take Pebbles out of the registry (and Gymnasium's) again, if this spec is registered."""
+    if SPEC.name in registry.registered_envs() and registry.env_spec(SPEC.name) == SPEC:
+        registry.unregister(SPEC.name)
 
 
 register()

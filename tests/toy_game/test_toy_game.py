@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib
 import warnings
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,25 +17,16 @@ import pytest
 import tabletop_envs
 import tests.toy_game as toy
 from tabletop_envs.agents import Agent, make_agent
-from tabletop_envs.agents.az import PolicyValueNet
 from tabletop_envs.agents.human import move_hint, parse_move
 from tabletop_envs.envs.registry import env_spec, registered_envs
+from tabletop_envs.evaluation import run_arena
 from tabletop_envs.render.draw import to_svg
+from tabletop_envs.search import PolicyValueNet
 from tabletop_envs.testing import CHECKS, check_env
 from tabletop_envs.watch import frame, watch
 from tests.toy_game.rules import PebblesState
 
 NAME = toy.SPEC.name
-
-
-def _run_arena() -> Callable[..., Any]:
-    """Return the arena's ``run_arena``: its new home in evaluation first, else training's."""
-    for module in ("tabletop_envs.evaluation.arena", "tabletop_envs.evaluation"):
-        try:
-            return importlib.import_module(module).run_arena
-        except (ImportError, AttributeError):
-            continue
-    return importlib.import_module("tabletop_envs.training.arena").run_arena
 
 
 def _play(env: Any, agents: list[Agent], seed: int) -> list[float]:
@@ -140,7 +130,7 @@ def test_greedy_heuristic_takes_the_last_pebble() -> None:
 
 def test_arena_and_watch(tmp_path: Path) -> None:
     """The arena plays seeded games between specs; ``watch`` records one and draws its frames."""
-    result = _run_arena()(NAME, ["greedy", "random"], games=20, seed=0)
+    result = run_arena(NAME, ["greedy", "random"], games=20, seed=0)
     greedy, random_ = result.stats
     assert greedy.results == random_.results == 20
     assert greedy.score > random_.score

@@ -41,6 +41,7 @@ __all__ = [
     "register",
     "register_heuristic",
     "registered_envs",
+    "unregister",
 ]
 
 #: Where the Gymnasium ids of the single-agent view point (imported only by ``gymnasium.make``).
@@ -63,6 +64,21 @@ def register(spec: EnvSpec) -> None:
         gymnasium.register(
             id=spec.gym_id, entry_point=GYM_ENTRY_POINT, kwargs={"env_name": spec.name}
         )
+
+
+def unregister(name: str) -> EnvSpec:
+    """Remove a registered env (and its Gymnasium id); return its spec. ValueError if unknown.
+
+    For tests and notebooks that register a game of their own and want the registry back as it
+    was; a name can then be registered again.
+    """
+    spec = env_spec(name)
+    del _SPECS[name]
+    _BY_GAME.clear()
+    gym = gymnasium.registry.get(spec.gym_id) if spec.gym_id is not None else None
+    if gym is not None and gym.kwargs.get("env_name") == name:
+        del gymnasium.registry[gym.id]
+    return spec
 
 
 def registered_envs() -> list[str]:

@@ -77,6 +77,11 @@ class GameState(ABC):
 
     game_name: ClassVar[str]
     params_class: ClassVar[type]
+    #: Per action of a cell, the ``(row, col)`` offsets of the cells it covers (a policy head
+    #: that scores actions by cells reads it), or None for a game without such actions.
+    cell_action_footprint: ClassVar[Any] = None
+    #: The :meth:`observation_section` holding features per action id, or None.
+    action_values_section: ClassVar[str | None] = None
 
     params: Any
     # The chance stream: the Generator once built (``rng``), else its position (``_rng_at``: a
@@ -273,6 +278,19 @@ class GameState(ABC):
     @abstractmethod
     def observation(self, seat: int) -> np.ndarray:
         """Return a fresh egocentric observation tensor of ``seat`` (see ``spec``)."""
+
+    def board_planes(self) -> tuple[int, tuple[int, int, int]] | None:
+        """Return ``(start, (H, W, C))`` of the board planes in the flattened observation.
+
+        A game whose observation is ``(H, W, C)`` planes gives all of it; a game with a flat
+        observation gives its board section (or None: a CNN over the board cannot be used).
+        """
+        shape = tuple(int(x) for x in self.spec.observation_shape)
+        return (0, (shape[0], shape[1], shape[2])) if len(shape) == 3 else None
+
+    def observation_section(self, name: str) -> tuple[int, int] | None:
+        """Return ``(start, length)`` of a named section of a flat observation, or None."""
+        return None
 
     @abstractmethod
     def render_text(self, seat: int | None = None) -> str:

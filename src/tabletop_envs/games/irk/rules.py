@@ -164,6 +164,19 @@ class IrkState(PhasedGameState):
     #: read by the ``cells`` policy's head.
     action_values_section = "action_values"
 
+    def board_planes(self) -> tuple[int, tuple[int, int, int]] | None:
+        """Return where the table's planes lie in the flat observation: ``(start, (T, T, C))``."""
+        part = self.layout.slice("table")
+        t = int(self.layout.table_size)
+        return int(part.start), (t, t, (part.stop - part.start) // (t * t))
+
+    def observation_section(self, name: str) -> tuple[int, int] | None:
+        """Return ``(start, length)`` of a section of :func:`observation_layout`, or None."""
+        if name not in self.layout.start:
+            return None
+        part = self.layout.slice(name)
+        return int(part.start), int(part.stop - part.start)
+
     # ---- set-up -------------------------------------------------------------------------
     def _setup(self) -> None:
         p = self.params

@@ -193,7 +193,7 @@ def cell_footprint(env_name: str) -> Any:
     3 cells).
     """
     game_class = env_spec(env_name).load_game()
-    footprint = getattr(game_class, "cell_action_footprint", None)
+    footprint = game_class.cell_action_footprint
     if footprint is None:
         raise InvalidParameterError(
             f"footprint_head: {env_name}: the game declares no cell_action_footprint; drop "

@@ -22,22 +22,17 @@ def _initial_state(env_name: str, env_kwargs: dict[str, Any] | None) -> GameStat
 def planes_section(env_name: str, env_kwargs: dict[str, Any] | None = None) -> tuple[int, Any]:
     """Return ``(start, (H, W, C))`` of the board planes in an env's flat observation.
 
-    A game whose observation is ``(H, W, C)`` planes gives the whole of it; a flat one (Irk)
-    gives the ``table`` section of its ``layout`` (``observation_layout``).
+    The game declares them (:meth:`~tabletop_envs.core.GameState.board_planes`): all of an
+    ``(H, W, C)`` observation, or the board section of a flat one (Irk's table).
     """
     game = _initial_state(env_name, env_kwargs)
-    shape = tuple(int(x) for x in game.spec.observation_shape)
-    if len(shape) == 3:
-        return 0, shape
-    layout = getattr(game, "layout", None)
-    if layout is None or "table" not in getattr(layout, "start", {}):
+    planes = game.board_planes()
+    if planes is None:
         raise ValueError(
-            f"{env_name}: observation {shape} has neither (H, W, C) planes nor a 'table' "
-            "section in a layout; use --policy mlp"
+            f"{env_name}: observation {game.spec.observation_shape} declares no board planes; "
+            "use --policy mlp"
         )
-    part = layout.slice("table")
-    t = int(layout.table_size)
-    return int(part.start), (t, t, (part.stop - part.start) // (t * t))
+    return planes
 
 
 def action_values_section(
@@ -49,12 +44,8 @@ def action_values_section(
     with the game argument ``action_values=True``); None when this configuration has none.
     """
     game = _initial_state(env_name, env_kwargs)
-    name = getattr(game, "action_values_section", None)
-    layout = getattr(game, "layout", None)
-    if name is None or layout is None or name not in layout.start:
-        return None
-    part = layout.slice(name)
-    return int(part.start), int(part.stop - part.start)
+    name = game.action_values_section
+    return None if name is None else game.observation_section(name)
 
 
 def policy_spec(config: TrainConfig, vec_env: Any) -> tuple[Any, dict[str, Any]]:

@@ -37,6 +37,7 @@ import numpy as np
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.greedy import top_actions
 from tabletop_envs.agents.single_agent import SingleAgentEnv
+from tabletop_envs.core.game import GameState
 
 
 @dataclass
@@ -153,6 +154,25 @@ def collect_demonstrations(
     return record.finish(episodes, time.perf_counter() - start)
 
 
+def expert_view(
+    expert: Agent, game: GameState, seat: int, *, scores: bool
+) -> tuple[list[int], tuple[list[int], list[float]] | None]:
+    """Return what ``expert`` says at ``game`` for ``seat``: its best actions, and its scores.
+
+    The one way both collectors of heuristic games label a position: the PPO demonstrations
+    (:func:`collect_demonstrations`) and the AlphaZero warm start
+    (:func:`tabletop_envs.training.az.warm_start.expert_games`). With ``scores``, the expert's
+    :meth:`~tabletop_envs.agents.Agent.action_scores` of every legal action come too and the
+    best actions are those tied at the top; an expert that rates nothing gives its
+    :meth:`~tabletop_envs.agents.Agent.best_actions` and None.
+    """
+    if scores:
+        rated = expert.action_scores(game, seat)
+        if rated is not None:
+            return top_actions(*rated), rated
+    return expert.best_actions(game, seat), None
+
+
 def discounted_returns(rewards: list[float], gamma: float) -> list[float]:
     """Return, for each step of an episode, the discounted sum of its reward and those after."""
     running = 0.0
@@ -180,9 +200,9 @@ class _Recording:
 
     def best_actions(self, expert: Agent, env: SingleAgentEnv) -> Any:
         """Return the expert's best actions in the learner's seat (recording its scores)."""
+        best, rated = expert_view(expert, env.game, env.learner_seat, scores=self.scores)
         if not self.scores:
-            return expert.best_actions(env.game, env.learner_seat)
-        rated = expert.action_scores(env.game, env.learner_seat)
+            return best
         if rated is None:
             raise ValueError(
                 f"expert {expert.name!r} rates no actions (no action_scores); record without scores"
@@ -190,7 +210,7 @@ class _Recording:
         self.score_actions.append(np.asarray(rated[0], dtype=np.int32))
         self.score_values.append(np.asarray(rated[1], dtype=np.float32))
         self.score_rows.append(self.score_rows[-1] + len(rated[0]))
-        return top_actions(*rated)
+        return best
 
     def add(self, obs: np.ndarray, mask: np.ndarray, best: Any, label: int) -> None:
         """Record one decision: the observation, the legal mask, the best actions, the label."""

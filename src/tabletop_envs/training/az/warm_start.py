@@ -17,6 +17,7 @@ from tabletop_envs.training.az.buffer import ReplayBuffer
 from tabletop_envs.training.az.config import AZConfig
 from tabletop_envs.training.az.model import set_learning_rate, train_steps
 from tabletop_envs.training.az.self_play import Row, SelfPlayBatch, make_batch
+from tabletop_envs.training.imitation import expert_view
 
 
 def expert_games(
@@ -78,14 +79,15 @@ def _expert_move(
     if len(legal) == 1:
         pi[legal[0]] = 1.0
         return pi, int(legal[0])
-    if temperature is not None and (scored := expert.action_scores(game, seat)) is not None:
-        actions, scores = scored
+    tied, rated = expert_view(expert, game, seat, scores=temperature is not None)
+    if rated is not None:
+        actions, scores = rated
         values = np.asarray(scores, dtype=np.float64) / float(temperature)
         weights = np.exp(values - values.max())
         pi[actions] = weights / weights.sum()
-        best = np.flatnonzero(pi == pi.max())
+        best = np.flatnonzero(pi == pi.max())  # the moves the target ranks first
     else:
-        best = np.asarray(expert.best_actions(game, seat))
+        best = np.asarray(tied)
         pi[best] = 1.0 / len(best)
     if epsilon and rng.random() < epsilon:
         return pi, int(legal[rng.integers(len(legal))])

@@ -105,8 +105,8 @@ def bench_expert(env_name: str, games: int, clock: Callable[[], float]) -> None:
             g.apply(action)
     ms = np.array(times) * 1000
     print(
-        f"{env_name}: expert (simulations={expert.simulations}, rollout_weight="
-        f"{expert.rollout_weight:g}): {ms.mean():.1f} ms/move mean, {np.median(ms):.1f} median, "
+        f"{env_name}: expert (simulations={expert.simulations}, playout_weight="
+        f"{expert.playout_weight:g}): {ms.mean():.1f} ms/move mean, {np.median(ms):.1f} median, "
         f"{np.percentile(ms, 99):.1f} 99th percentile, {ms.max():.1f} max over {len(ms)} moves "
         f"({games} games against greedy)"
     )

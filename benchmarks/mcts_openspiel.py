@@ -7,7 +7,7 @@ Run from the repository root (OpenSpiel comes with the ``bench`` extra)::
 
 Subjects, with the same number of simulations per search and one random rollout per simulation:
 
-* ``mcts iris_v0``: :class:`tabletop_envs.agents.MCTSAgent` (``rollout="random"``, exploration
+* ``mcts iris_v0``: :class:`tabletop_envs.agents.MCTSAgent` (``playout="random"``, exploration
   1.4), ``search`` on ``iris_v0`` positions (board side 5, the default);
 * ``MCTSBot havannah(5)``: ``open_spiel.python.algorithms.mcts.MCTSBot`` with
   ``RandomRolloutEvaluator(n_rollouts=1)``, ``uct_c=1.4``, ``mcts_search`` on positions of

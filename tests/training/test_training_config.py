@@ -100,7 +100,7 @@ def test_a_wrong_setting_names_the_field_and_what_is_valid(argv: list[str], mess
 def test_python_callers_get_the_same_checks() -> None:
     with pytest.raises(InvalidParameterError, match="n_envs"):
         TrainConfig(n_envs=0)
-    with pytest.raises(InvalidParameterError, match=r"net_arch\[1\] must be an integer >= 1"):
+    with pytest.raises(InvalidParameterError, match=r"net_arch\[1\] must be an integer from 1 to"):
         TrainConfig(net_arch=(64, 0))
     with pytest.raises(InvalidParameterError, match="unknown TrainConfig field"):
         TrainConfig.from_dict({"n_env": 2})

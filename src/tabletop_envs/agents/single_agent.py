@@ -216,8 +216,6 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         if isinstance(agent, str):
             try:
                 return make_agent(agent, self.env_name)
-            except InvalidParameterError:
-                raise
             except ValueError as err:  # an unknown agent or a bad option: name the keyword
                 raise InvalidParameterError(f"opponent: {err}") from None
         if not isinstance(agent, Agent):

@@ -37,6 +37,7 @@ from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_choice
 from tabletop_envs.envs.registry import env_spec, make
 from tabletop_envs.evaluation.arena import run_arena
+from tabletop_envs.evaluation.ray import init_ray as init_ray  # moved there; importable here
 from tabletop_envs.training.rllib_config import DEFAULT_HIDDEN, POLICY_MODES, SelfPlaySettings
 
 #: Prefix of the names this module registers with ``ray.tune.registry``.

@@ -56,9 +56,10 @@ from tabletop_envs.games.irk.placement import (
 from tabletop_envs.games.irk.scoring import (
     TableAfter,
     cell_group_values,
+    cell_table_values,
     final_rewards,
     pile_counts,
-    score_game,
+    score_result,
 )
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -476,7 +477,9 @@ class IrkState(PhasedGameState):
 
     def score(self) -> dict[str, Any]:
         """Return :func:`~tabletop_envs.games.irk.scoring.score_game` of the current position."""
-        return score_game(self.visible_grid(), [[self.tiles[t] for t in p] for p in self.piles])
+        t = self.params.table_size
+        values = cell_table_values(self.occupied_cells(), (t, t))
+        return score_result(values, self._pile_count.tolist(), self._pile_stars.tolist())
 
     def _score(self) -> None:
         result = self.score()

@@ -66,16 +66,34 @@ def cell_table_values(
 
     ``cells`` maps each occupied cell's index ``row * cols + col`` to its visible square code
     (empty cells are left out: they never join a group). Groups join through shared edges
-    (``core.squaregrid.square_neighbors``, ``core.components.group_scores``).
+    (``core.squaregrid.square_neighbors``); a group's value is the sum of its color's flowers.
     """
     neighbors = square_neighbors(*shape)
+    # the occupied cells next to each occupied cell, found once for every color
+    near = {cell: [n for n in neighbors[cell] if n in cells] for cell in cells}
+    worth = {cell: SQUARE_VALUE[code] for cell, code in cells.items()}
     values = [0] * len(COLORS)
     for color in range(len(COLORS)) if colors is None else colors:
         joins = _JOINS[color]
-        # a member's value: its flower's value, 0 for gray (so a group sums its color's flowers)
-        members = {cell: SQUARE_VALUE[code] for cell, code in cells.items() if joins[code]}
-        groups = group_scores(members, neighbors, members.__getitem__)
-        values[color] = int(groups[0]) if groups else 0
+        members = {cell for cell, code in cells.items() if joins[code]}
+        best = 0
+        seen: set[int] = set()
+        for start in members:
+            if start in seen:
+                continue
+            seen.add(start)
+            stack = [start]
+            total = 0
+            while stack:
+                cell = stack.pop()
+                total += worth[cell]  # gray is worth 0: a group sums its color's flowers
+                for nxt in near[cell]:
+                    if nxt in members and nxt not in seen:
+                        seen.add(nxt)
+                        stack.append(nxt)
+            if total > best:
+                best = total
+        values[color] = best
     return values
 
 
@@ -262,11 +280,16 @@ def score_game(grid: Sequence[Sequence[int]] | np.ndarray, piles: Sequence[Any])
     color), ``totals`` and ``star_totals`` (per seat) and ``winners`` (seats: most points,
     then most stars in the whole pile; all still tied win).
     """
-    values = table_values(grid)
     per_seat = [pile_counts(p) for p in piles]
-    counts = [c for c, _ in per_seat]
-    stars = [s for _, s in per_seat]
-    n = len(piles)
+    return score_result(table_values(grid), [c for c, _ in per_seat], [s for _, s in per_seat])
+
+
+def score_result(
+    values: list[int], counts: list[list[int]], stars: list[list[int]]
+) -> dict[str, Any]:
+    """Return :func:`score_game`'s result from the table values and each seat's
+    :func:`pile_counts` (``counts[seat]``, ``stars[seat]``: lists, kept in the result)."""
+    n = len(counts)
     points = [[0] * len(COLORS) for _ in range(n)]
     for color, value in enumerate(values):
         got = majority_points([c[color] for c in counts], [s[color] for s in stars], value)

@@ -69,27 +69,21 @@ def cell_table_values(
     (``core.squaregrid.square_neighbors``); a group's value is the sum of its color's flowers.
     """
     neighbors = square_neighbors(*shape)
-    # the occupied cells next to each occupied cell, found once for every color
-    near = {cell: [n for n in neighbors[cell] if n in cells] for cell in cells}
     worth = {cell: SQUARE_VALUE[code] for cell, code in cells.items()}
     values = [0] * len(COLORS)
     for color in range(len(COLORS)) if colors is None else colors:
         joins = _JOINS[color]
-        members = {cell for cell, code in cells.items() if joins[code]}
+        left = {cell for cell, code in cells.items() if joins[code]}  # members not yet reached
         best = 0
-        seen: set[int] = set()
-        for start in members:
-            if start in seen:
-                continue
-            seen.add(start)
-            stack = [start]
+        while left:
+            stack = [left.pop()]
             total = 0
             while stack:
                 cell = stack.pop()
                 total += worth[cell]  # gray is worth 0: a group sums its color's flowers
-                for nxt in near[cell]:
-                    if nxt in members and nxt not in seen:
-                        seen.add(nxt)
+                for nxt in neighbors[cell]:
+                    if nxt in left:
+                        left.remove(nxt)
                         stack.append(nxt)
             if total > best:
                 best = total

@@ -28,11 +28,7 @@ from tabletop_envs.core.seats import next_seat, relative_seats
 from tabletop_envs.games.irk.deck import (
     COLORS,
     DECK_CACHE_SIZE,
-    SQUARE_COLOR,
-    SQUARE_KIND,
-    SQUARE_VALUE,
     STANDARD_DECK,
-    STAR,
     Tile,
     deck_tiles,
     normalize_deck,
@@ -133,6 +129,7 @@ class IrkState(PhasedGameState):
         "_obs_base",
         "_pile_count",
         "_pile_stars",
+        "_place_ids",
         "_result",
         "_returns",
         "_revealed",
@@ -175,10 +172,11 @@ class IrkState(PhasedGameState):
         opening = perm[HAND_SIZE * n : HAND_SIZE * n + k]
         self.unused = sorted(perm[HAND_SIZE * n + k :])
         t = p.table_size
-        self.placements = [[-1, tile, opening_placement(t, k, j)] for j, tile in enumerate(opening)]
+        # entries are (seat, tile, placement) tuples: immutable, so copies share them
+        self.placements = [(-1, tile, opening_placement(t, k, j)) for j, tile in enumerate(opening)]
         self.chosen = [-1] * n
         self.piles: list[list[int]] = [[] for _ in range(n)]
-        self.discards: list[list[int]] = []  # [seat, tile, round]
+        self.discards: list[tuple[int, int, int]] = []  # (seat, tile, round)
         self.round = 0
         self.phase = CHOOSE
         self.box = 0
@@ -221,6 +219,7 @@ class IrkState(PhasedGameState):
         if self.phase == PLACE:
             self._revealed[self.chosen[self.to_move]] = 1
         self._mask: np.ndarray | None = None
+        self._place_ids: np.ndarray | None = None  # place phase: the legal ids, once known
         self._result: dict[str, Any] = {}
         self._returns = _read_only(np.zeros(n))
         if self.phase == OVER:
@@ -272,17 +271,15 @@ class IrkState(PhasedGameState):
 
     def occupied_cells(self) -> dict[int, int]:
         """Return ``{cell index: visible square code}`` of every occupied cell of the table."""
-        occupied = np.flatnonzero(self.height)
+        occupied = self.height.nonzero()[0]
         return dict(zip(occupied.tolist(), self.visible[occupied].tolist(), strict=True))
 
     def _add_to_pile(self, seat: int, tile: int) -> None:
         if not self.visible.flags.writeable:  # shared with a copy
             self._own()
-        for code in self.tiles[tile]:
-            color = SQUARE_COLOR[code]
-            if color >= 0:
-                self._pile_count[seat, color] += SQUARE_VALUE[code]
-                self._pile_stars[seat, color] += SQUARE_KIND[code] == STAR
+        counts, stars = _tile_counts(self.params.deck)
+        self._pile_count[seat] += counts[tile]
+        self._pile_stars[seat] += stars[tile]
         self._revealed[tile] = 1
 
     # ---- static facts -------------------------------------------------------------------
@@ -365,19 +362,33 @@ class IrkState(PhasedGameState):
             if self.phase == CHOOSE:
                 mask[self.hands[self.to_move]] = 1
             elif self.phase == PLACE:
-                tile = self.chosen[self.to_move]
-                mask[self.deck_size + self.placements_of(tile)] = 1
+                mask[self._placing_ids()] = 1
             mask.setflags(write=False)
             self._mask = mask
         return mask
+
+    def _placing_ids(self) -> np.ndarray:
+        """Return the legal place ids of the tile being placed, ascending (place phase; cached,
+        read-only: copies share it)."""
+        ids = self._place_ids
+        if ids is None:
+            ids = self._place_ids = _read_only(
+                self.deck_size + self.placements_of(self.chosen[self.to_move])
+            )
+        return ids
 
     def legal_mask(self) -> np.ndarray:
         """Return a fresh int8 mask of the legal actions (all zeros once the game is over)."""
         return self._legal().copy()
 
     def legal_actions(self) -> list[int]:
-        """Return the legal action ids, ascending (read off the cached mask, no copy)."""
-        return self._legal().nonzero()[0].tolist()
+        """Return the legal action ids, ascending (no mask needed: the hand, or the cached
+        place ids)."""
+        if self.phase == CHOOSE:
+            return self.hands[self.to_move].copy()  # hands are kept sorted
+        if self.phase == PLACE:
+            return self._placing_ids().tolist()
+        return []
 
     def acting_seats(self) -> tuple[int, ...]:
         """Return the seats still to choose this round (choose phase), else the placer alone.
@@ -405,10 +416,20 @@ class IrkState(PhasedGameState):
         """Play ``action`` for the seat to move; IllegalActionError leaves the state as is."""
         if type(action) is not int:
             action = self._check_action_type(action)
-        if not 0 <= action < self.spec.num_actions or not self._legal()[action]:
+        phase = self.phase
+        if phase == CHOOSE:
+            legal = action in self.hands[self.to_move]  # what the mask marks
+        elif phase == PLACE:
+            ids = self._placing_ids()
+            at = int(ids.searchsorted(action))
+            legal = at < len(ids) and int(ids[at]) == action
+        else:
+            legal = False
+        if not legal:
             raise self._illegal(action, self._why_illegal(self._check_action_type(action)))
         self.steps += 1
         self._mask = None
+        self._place_ids = None
         self._values = {}
         self._after = None
         seat = self.to_move
@@ -432,7 +453,7 @@ class IrkState(PhasedGameState):
             tile = self.chosen[seat]
             self.chosen[seat] = -1
             placement = action - self.deck_size
-            self.placements.append([seat, tile, placement])
+            self.placements.append((seat, tile, placement))
             self._put(tile, placement)
             self._update_groups()
             self._next_placer(next_seat(seat, n))
@@ -440,7 +461,7 @@ class IrkState(PhasedGameState):
     def _next_placer(self, start: int) -> None:
         """Hand the move to the next seat with a tile to place, discarding unplaceable tiles."""
         n = self.params.num_players
-        for seat in relative_seats(start, n):
+        for seat in _ORDERS[n][start]:
             tile = self.chosen[seat]
             if tile < 0:
                 continue
@@ -450,14 +471,12 @@ class IrkState(PhasedGameState):
             self._revealed[tile] = 1  # revealed now, placed or discarded
             if len(legal):
                 self.to_move = seat
-                mask = np.zeros(self.spec.num_actions, dtype=np.int8)
-                mask[self.deck_size + legal] = 1
-                mask.setflags(write=False)
-                self._mask = mask
+                self._place_ids = _read_only(self.deck_size + legal)  # the mask: when asked
                 return
-            self.discards.append([seat, tile, self.round])
+            self.discards.append((seat, tile, self.round))
             self.chosen[seat] = -1
         self._mask = None
+        self._place_ids = None
         self.box = next_seat(self.box, n)
         self._next_round()
 
@@ -660,12 +679,13 @@ class IrkState(PhasedGameState):
             new.chosen = self.chosen.copy()
             new.unused = self.unused.copy()
         new.piles = [p.copy() for p in self.piles]
-        new.discards = [x.copy() for x in self.discards]
-        new.placements = [x.copy() for x in self.placements]
+        new.discards = self.discards.copy()  # of tuples
+        new.placements = self.placements.copy()
         new._result = copy.deepcopy(self._result) if self._result else {}
         new._values = {}  # per seat: resample_hidden changes other seats' hands
         new._after = None
-        # _mask, _contact_ids and _returns are read-only, shared: a copy need not recompute them
+        # _mask, _place_ids, _contact_ids and _returns are read-only, shared: a copy need not
+        # recompute them
         return new
 
     def _share(self) -> None:
@@ -713,6 +733,8 @@ class IrkState(PhasedGameState):
         from tabletop_envs.games.irk.saved import read_saved_state
 
         for name, value in read_saved_state(self.params, data).items():
+            if name in ("placements", "discards"):
+                value = [tuple(x) for x in value]
             setattr(self, name, value)
         self._derive()
 
@@ -724,6 +746,16 @@ _OTHERS = {
     n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
     for n in range(1, MAX_PLAYERS + 1)
 }
+
+
+@lru_cache(maxsize=DECK_CACHE_SIZE)
+def _tile_counts(deck: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Return per tile of ``deck``, per color, its flowers' summed values and its stars (int8,
+    read-only): what the tile adds to a score pile (``scoring.pile_counts``)."""
+    per_tile = [pile_counts([tile]) for tile in deck_tiles(deck)]
+    counts = _read_only(np.array([c for c, _ in per_tile], dtype=np.int8).reshape(-1, len(COLORS)))
+    stars = _read_only(np.array([s for _, s in per_tile], dtype=np.int8).reshape(-1, len(COLORS)))
+    return counts, stars
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

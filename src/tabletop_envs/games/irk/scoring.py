@@ -69,22 +69,55 @@ def cell_table_values(
     (``core.squaregrid.square_neighbors``); a group's value is the sum of its color's flowers.
     """
     neighbors = square_neighbors(*shape)
-    worth = {cell: SQUARE_VALUE[code] for cell, code in cells.items()}
+    # gray squares join every color's groups: find their clusters once, with the flowers
+    # around each, then walk each color's flowers (and the clusters they reach) alone
+    cluster: dict[int, int] = {}  # gray cell -> its cluster
+    around: list[list[int]] = []  # per cluster: the flower cells next to it
+    flowers: list[list[int]] = [[] for _ in COLORS]
+    for start, code in cells.items():
+        if code != GRAY:
+            if code != EMPTY:
+                flowers[SQUARE_COLOR[code]].append(start)
+            continue
+        if start in cluster:
+            continue
+        k = len(around)
+        cluster[start] = k
+        near: list[int] = []
+        stack = [start]
+        while stack:
+            for nxt in neighbors[stack.pop()]:
+                code = cells.get(nxt, EMPTY)
+                if code == GRAY:
+                    if nxt not in cluster:
+                        cluster[nxt] = k
+                        stack.append(nxt)
+                elif code != EMPTY:
+                    near.append(nxt)
+        around.append(near)
     values = [0] * len(COLORS)
     for color in range(len(COLORS)) if colors is None else colors:
-        joins = _JOINS[color]
-        left = {cell for cell, code in cells.items() if joins[code]}  # members not yet reached
+        left = set(flowers[color])  # this color's flowers not yet reached
+        reached: set[int] = set()  # clusters already walked (each is in one group)
         best = 0
         while left:
             stack = [left.pop()]
             total = 0
             while stack:
                 cell = stack.pop()
-                total += worth[cell]  # gray is worth 0: a group sums its color's flowers
+                total += SQUARE_VALUE[cells[cell]]
                 for nxt in neighbors[cell]:
                     if nxt in left:
                         left.remove(nxt)
                         stack.append(nxt)
+                    else:
+                        k = cluster.get(nxt, -1)
+                        if k >= 0 and k not in reached:
+                            reached.add(k)
+                            for other in around[k]:
+                                if other in left:
+                                    left.remove(other)
+                                    stack.append(other)
             if total > best:
                 best = total
         values[color] = best

@@ -154,7 +154,8 @@ def legal_among(
     if cells is None:
         cells = tables.cells[candidates]
     index = visible[cells] @ CODE_WEIGHTS
-    return candidates[tile_allowed((int(tile[0]), int(tile[1]), int(tile[2])))[index]]
+    key = tile if type(tile) is tuple else (int(tile[0]), int(tile[1]), int(tile[2]))
+    return candidates[tile_allowed(key)[index]]
 
 
 def contact_placements(visible: np.ndarray, tables: PlacementTables) -> np.ndarray:

@@ -135,6 +135,7 @@ class IrkState(PhasedGameState):
         "_revealed",
         "_spec",
         "_table_obs",
+        "_tile_counts",
         "_values",
         "box",
         "chosen",
@@ -190,6 +191,7 @@ class IrkState(PhasedGameState):
         t = p.table_size
         self.tables: PlacementTables = placement_tables(t)
         self.tiles: tuple[Tile, ...] = deck_tiles(p.deck)
+        self._tile_counts = _tile_counts(p.deck)
         self.layout: ObservationLayout = observation_layout(
             t, p.num_players, len(p.deck), p.group_planes, p.action_values
         )
@@ -277,7 +279,7 @@ class IrkState(PhasedGameState):
     def _add_to_pile(self, seat: int, tile: int) -> None:
         if not self.visible.flags.writeable:  # shared with a copy
             self._own()
-        counts, stars = _tile_counts(self.params.deck)
+        counts, stars = self._tile_counts
         self._pile_count[seat] += counts[tile]
         self._pile_stars[seat] += stars[tile]
         self._revealed[tile] = 1

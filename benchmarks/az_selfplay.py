@@ -8,8 +8,10 @@ Run from the repository root::
 Method: the training defaults of ``python -m tabletop_envs.training.az`` (64 simulations,
 ``--hidden 256,256``, automatic Dirichlet alpha, random playouts weight 0, one torch thread)
 except the number of games played in lockstep (``--games``, default 16 instead of 64, so a
-round is short). The network is the untrained torch net of seed 0 (speed does not depend on the
-weights). Each round plays one :func:`~tabletop_envs.training.az.self_play` batch with the
+round is short); ``--simulations`` and ``--hidden`` change those two (the Irk expert was trained
+with ``--simulations 32 --hidden 64,64``, where the network's share of the time is smaller).
+The network is the untrained torch net of seed 0 (speed does not depend on the weights). Each
+round plays one :func:`~tabletop_envs.training.az.self_play` batch with the
 rng of seed ``[0, round]``, so every round of every run plays the same games; the figure is the
 batch's positions (moves, rows) over its CPU seconds (``SelfPlayBatch.cpu_seconds``), the
 median of the rounds, and each round is printed. Envs take the parameters of ``bench.py``.
@@ -39,7 +41,9 @@ from tabletop_envs.training.az import (
 )
 
 
-def run_env(name: str, games: int, simulations: int, rounds: int) -> list[float]:
+def run_env(
+    name: str, games: int, simulations: int, rounds: int, hidden: tuple[int, ...] = (256, 256)
+) -> list[float]:
     """Print and return the positions per CPU second of each self-play round on ``name``."""
     import torch
 
@@ -49,6 +53,7 @@ def run_env(name: str, games: int, simulations: int, rounds: int) -> list[float]
         env_kwargs=ENV_PARAMS.get(name, {}),
         games=games,
         simulations=simulations,
+        hidden=hidden,
         eval_every=0,
         progress_bar=False,
     )
@@ -84,9 +89,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=16, help="games played in lockstep")
     parser.add_argument("--simulations", type=int, default=64, help="PUCT simulations per move")
     parser.add_argument("--rounds", type=int, default=2, help="self-play batches per env")
+    parser.add_argument(
+        "--hidden", default="256,256", help="hidden layer widths, comma-separated (training's)"
+    )
     args = parser.parse_args(argv)
+    hidden = tuple(int(h) for h in args.hidden.split(","))
     for name in args.env or ["irk_v0", "iris_v0"]:
-        run_env(name, args.games, args.simulations, args.rounds)
+        run_env(name, args.games, args.simulations, args.rounds, hidden)
     return 0
 
 

@@ -21,8 +21,10 @@ Subjects:
   ``step()`` loop, reading the observation and the mask at every step;
 * ``NAME raw_env()``: the same through ``make(NAME, illegal_action="raise")``;
 * ``NAME core``: the bare rules core, ``legal_mask()`` + choice + ``apply``;
-* ``connect_four_v3 env()``, ``go_v5(9) env()`` (PettingZoo classic, needs pygame) and
-  ``havannah(5) core`` (OpenSpiel ``legal_actions()`` + ``apply_action``, needs pyspiel).
+* ``connect_four_v3 env()``, ``go_v5(9) env()`` (PettingZoo classic, needs pygame),
+  ``havannah(5) core`` (OpenSpiel ``legal_actions()`` + ``apply_action``, needs pyspiel) and
+  ``go(9) core + obs`` (OpenSpiel ``go(board_size=9)``: ``observation_tensor()`` of the player
+  to move, then ``legal_actions()`` + ``apply_action``, at every step).
 
 The targets (ratios between two subjects) are data below; one whose subjects did not run is
 reported as skipped.
@@ -67,6 +69,7 @@ TARGETS = (
     Target("isis_osiris_v0 env()", "connect_four_v3 env()", 10.0),
     Target("isis_osiris_v0 core", "havannah(5) core", 0.25),
     Target("irk_v0 env()", "go_v5(9) env()", 1.0),
+    Target("irk_v0 env()", "go(9) core + obs", 1.0),
 )
 
 #: Parameters of the registered envs in the benchmark (default parameters otherwise).
@@ -123,8 +126,9 @@ def core_steps(name: str, params: dict[str, Any], seed: int, flat: bool) -> Iter
                 n = 0
 
 
-def openspiel_steps(game_string: str, seed: int) -> Iterator[int]:
-    """Play random legal moves on an OpenSpiel game, yielding every CHUNK steps."""
+def openspiel_steps(game_string: str, seed: int, observe: bool = False) -> Iterator[int]:
+    """Play random legal moves on an OpenSpiel game, yielding every CHUNK steps (with
+    ``observe``, reading the mover's ``observation_tensor()`` before every move)."""
     import pyspiel
 
     game = pyspiel.load_game(game_string)
@@ -134,6 +138,8 @@ def openspiel_steps(game_string: str, seed: int) -> Iterator[int]:
     while True:
         state = game.new_initial_state()
         while not state.is_terminal():
+            if observe:
+                state.observation_tensor()
             legal = state.legal_actions()
             state.apply_action(int(legal[randrange(len(legal))]))
             n += 1
@@ -172,6 +178,7 @@ def build_subjects(env_filter: list[str] | None, seed: int, flat: bool) -> tuple
         import pyspiel  # noqa: F401
 
         subjects["havannah(5) core"] = openspiel_steps("havannah(board_size=5)", seed)
+        subjects["go(9) core + obs"] = openspiel_steps("go(board_size=9)", seed, observe=True)
     except ImportError as err:
         skipped.append(f"OpenSpiel reference skipped ({err})")
     # Start every subject now (imports, first reset) so that set-up is not timed.

@@ -5,6 +5,8 @@ Run from the repository root::
     python benchmarks/core_costs.py                      # every registered game
     python benchmarks/core_costs.py --env iris_v0 --json out.json
 
+The targets of ``TARGETS`` (Irk against Iris) are printed after the table when both ran.
+
 For every registered env (the parameters of ``bench.py``: defaults, two players for Isis & Osiris
 and Irk) the script records ``--games`` seeded random games, then times, in microseconds per call:
 
@@ -40,6 +42,14 @@ from tabletop_envs.core.game import GameState
 
 #: The timed operations, in table order.
 OPERATIONS = ("clone", "clone, Generator built", "resample_hidden", "apply", "apply, on clones")
+
+#: Targets (issue 22): ``(env, operation, reference env, reference operation, most times the
+#: reference's cost)``, checked when both envs ran.
+TARGETS = (
+    ("irk_v0", "apply", "iris_v0", "apply", 3.0),
+    ("irk_v0", "clone", "iris_v0", "clone", 2.5),
+    ("irk_v0", "resample_hidden", "iris_v0", "clone", 2.5),
+)
 
 
 def record_games(name: str, games: int, seed: int) -> tuple[list[GameState], list[tuple]]:
@@ -143,7 +153,24 @@ def report(costs: dict[str, dict[str, list[float]]], info: dict[str, Any]) -> di
                 f"{name:<16} {op:<24} {medians[name][op]:>8.2f} "
                 f"{min(values):>8.2f} {max(values):>8.2f}"
             )
-    return {"machine": info, "microseconds_per_call": medians, "rounds": costs}
+    print()
+    targets = []
+    for env, op, ref_env, ref_op, factor in TARGETS:
+        if env not in medians or ref_env not in medians:
+            continue
+        ratio = medians[env][op] / medians[ref_env][ref_op]
+        status = "PASS" if ratio <= factor else "FAIL"
+        print(f"{status}  {env} {op} / {ref_env} {ref_op} = {ratio:.2f}x (target <= {factor:g}x)")
+        targets.append(
+            {
+                "subject": f"{env} {op}",
+                "reference": f"{ref_env} {ref_op}",
+                "factor": factor,
+                "ratio": ratio,
+                "status": status,
+            }
+        )
+    return {"machine": info, "microseconds_per_call": medians, "rounds": costs, "targets": targets}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,8 +10,8 @@ too but are never legal.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -57,6 +57,25 @@ COVER_COST = np.array(
 COVER_COST.setflags(write=False)
 
 
+#: Weights making one index of the three square codes under a placement (top first).
+CODE_WEIGHTS = np.array([NUM_CODES * NUM_CODES, NUM_CODES, 1], dtype=np.intp)
+CODE_WEIGHTS.setflags(write=False)
+
+
+@lru_cache(maxsize=256)
+def tile_allowed(tile: tuple[int, int, int]) -> np.ndarray:
+    """Return, per index ``codes @ CODE_WEIGHTS`` of the three visible squares under a
+    placement, whether ``tile`` may cover them (cost at most one mismatch; read-only)."""
+    cost = (
+        COVER_COST[:, tile[0]][:, None, None]
+        + COVER_COST[:, tile[1]][None, :, None]
+        + COVER_COST[:, tile[2]][None, None, :]
+    )
+    allowed = (cost <= 1).ravel()
+    allowed.setflags(write=False)
+    return allowed
+
+
 def footprint(row: int, col: int, orientation: int) -> tuple[tuple[int, int], ...]:
     """Return the ``(row, col)`` of the top, middle and bottom squares of a placement."""
     dr, dc = DIRECTIONS[orientation]
@@ -71,7 +90,19 @@ class PlacementTables:
     num_placements: int  # size * size * 4
     cells: np.ndarray  # (num_placements, 3) cell indices (size*size for off-table placements)
     valid: np.ndarray  # (num_placements,) bool: the footprint lies on the table
+    cell_lists: tuple[tuple[int, ...], ...]  # ``cells`` as Python ints, per placement
     touching: tuple[np.ndarray, ...]  # per cell: valid placements covering or edge-adjacent to it
+    #: per placement, once asked for: the union of ``touching`` over its three cells
+    near_cache: dict[int, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
+
+    def near(self, placement: int) -> np.ndarray:
+        """Return the valid placements covering or edge-adjacent to a cell of ``placement``."""
+        near = self.near_cache.get(placement)
+        if near is None:
+            near = np.unique(np.concatenate([self.touching[c] for c in self.cells[placement]]))
+            near.setflags(write=False)
+            self.near_cache[placement] = near
+        return near
 
 
 @cache
@@ -105,20 +136,26 @@ def placement_tables(size: int) -> PlacementTables:
         arr = np.array(sorted(lst), dtype=np.intp)
         arr.setflags(write=False)
         touch.append(arr)
-    return PlacementTables(size, num, cells, valid, tuple(touch))
+    cell_lists = tuple(tuple(row) for row in cells.tolist())
+    return PlacementTables(size, num, cells, valid, cell_lists, tuple(touch))
 
 
 def legal_among(
-    candidates: np.ndarray, visible: np.ndarray, tile: Sequence[int], tables: PlacementTables
+    candidates: np.ndarray,
+    visible: np.ndarray,
+    tile: Sequence[int],
+    tables: PlacementTables,
+    cells: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Return the candidate placements (already in contact) whose covers are allowed."""
-    codes = visible[tables.cells[candidates]]
-    cost = (
-        COVER_COST[codes[:, 0], tile[0]]
-        + COVER_COST[codes[:, 1], tile[1]]
-        + COVER_COST[codes[:, 2], tile[2]]
-    )
-    return candidates[cost <= 1]
+    """Return the candidate placements (already in contact) whose covers are allowed.
+
+    ``cells``, if given, is ``tables.cells[candidates]`` (a caller may keep it with them).
+    """
+    if cells is None:
+        cells = tables.cells[candidates]
+    index = visible[cells] @ CODE_WEIGHTS
+    key = tile if type(tile) is tuple else (int(tile[0]), int(tile[1]), int(tile[2]))
+    return candidates[tile_allowed(key)[index]]
 
 
 def contact_placements(visible: np.ndarray, tables: PlacementTables) -> np.ndarray:

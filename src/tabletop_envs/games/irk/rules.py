@@ -28,11 +28,7 @@ from tabletop_envs.core.seats import next_seat, relative_seats
 from tabletop_envs.games.irk.deck import (
     COLORS,
     DECK_CACHE_SIZE,
-    SQUARE_COLOR,
-    SQUARE_KIND,
-    SQUARE_VALUE,
     STANDARD_DECK,
-    STAR,
     Tile,
     deck_tiles,
     normalize_deck,
@@ -56,9 +52,10 @@ from tabletop_envs.games.irk.placement import (
 from tabletop_envs.games.irk.scoring import (
     TableAfter,
     cell_group_values,
+    cell_table_values,
     final_rewards,
     pile_counts,
-    score_game,
+    score_result,
 )
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -132,11 +129,13 @@ class IrkState(PhasedGameState):
         "_obs_base",
         "_pile_count",
         "_pile_stars",
+        "_place_ids",
         "_result",
         "_returns",
         "_revealed",
         "_spec",
         "_table_obs",
+        "_tile_counts",
         "_values",
         "box",
         "chosen",
@@ -187,10 +186,11 @@ class IrkState(PhasedGameState):
         opening = perm[HAND_SIZE * n : HAND_SIZE * n + k]
         self.unused = sorted(perm[HAND_SIZE * n + k :])
         t = p.table_size
-        self.placements = [[-1, tile, opening_placement(t, k, j)] for j, tile in enumerate(opening)]
+        # entries are (seat, tile, placement) tuples: immutable, so copies share them
+        self.placements = [(-1, tile, opening_placement(t, k, j)) for j, tile in enumerate(opening)]
         self.chosen = [-1] * n
         self.piles: list[list[int]] = [[] for _ in range(n)]
-        self.discards: list[list[int]] = []  # [seat, tile, round]
+        self.discards: list[tuple[int, int, int]] = []  # (seat, tile, round)
         self.round = 0
         self.phase = CHOOSE
         self.box = 0
@@ -204,6 +204,7 @@ class IrkState(PhasedGameState):
         t = p.table_size
         self.tables: PlacementTables = placement_tables(t)
         self.tiles: tuple[Tile, ...] = deck_tiles(p.deck)
+        self._tile_counts = _tile_counts(p.deck)
         self.layout: ObservationLayout = observation_layout(
             t, p.num_players, len(p.deck), p.group_planes, p.action_values
         )
@@ -214,7 +215,8 @@ class IrkState(PhasedGameState):
         self.visible = np.zeros(n_cells + 1, dtype=np.intp)  # + off-table sentinel (EMPTY)
         self.height = np.zeros(n_cells, dtype=np.int16)
         self._contact = np.zeros(self.tables.num_placements, dtype=bool)
-        self._contact_ids: np.ndarray | None = None
+        # the placements in contact and their cells, once asked for
+        self._contact_ids: tuple[np.ndarray, np.ndarray] | None = None
         # the observation's seat-independent sections live in one buffer, copied out per call
         self._obs_base: np.ndarray = np.zeros(self.layout.size, dtype=self._spec.observation_dtype)
         self._views()
@@ -232,8 +234,9 @@ class IrkState(PhasedGameState):
         if self.phase == PLACE:
             self._revealed[self.chosen[self.to_move]] = 1
         self._mask: np.ndarray | None = None
+        self._place_ids: np.ndarray | None = None  # place phase: the legal ids, once known
         self._result: dict[str, Any] = {}
-        self._returns = np.zeros(n)
+        self._returns = _read_only(np.zeros(n))
         if self.phase == OVER:
             self._score()
 
@@ -246,26 +249,33 @@ class IrkState(PhasedGameState):
 
     def _put(self, tile: int, placement: int) -> None:
         """Lay ``tile`` on the table (no legality check) and update the caches."""
-        squares = self.tiles[tile]
-        cells = self.tables.cells[placement]
-        for k in range(3):
-            cell = int(cells[k])
-            code = squares[k]
-            h = int(self.height[cell]) + 1
-            if h == 1:
-                self._contact[self.tables.touching[cell]] = True
-                self._contact_ids = None
-            self.height[cell] = h
-            self.visible[cell] = code
-            row = self._table_obs[cell]
-            row[:HEIGHT] = CODE_FEATURES[code]
-            row[HEIGHT] = h
+        if not self.visible.flags.writeable:  # shared with a copy
+            self._own()
+        tables = self.tables
+        codes = self.tiles[tile]
+        height = self.height
+        rows = _row_bytes(self._obs_base.dtype)  # per code, per height: a cell's first channels
+        step = self._obs_base.itemsize * len(self.layout.channels)
+        table = self._obs_base.data.cast("B")  # raw bytes: no numpy call per write
+        newly = False
+        for k, cell in enumerate(tables.cell_lists[placement]):
+            h = height.item(cell) + 1
+            height[cell] = h
+            newly = newly or h == 1
+            row = rows[codes[k]][h]
+            table[cell * step : cell * step + len(row)] = row
+        self.visible[tables.cells[placement]] = codes
+        if newly:  # a cell newly occupied: its neighbourhood is in contact now
+            self._contact[tables.near(placement)] = True
+            self._contact_ids = None
         self._revealed[tile] = 1
 
     def _update_groups(self) -> None:
         """Refill the group planes (``group_planes=True``) from the visible table."""
         if not self.params.group_planes:
             return
+        if not self.visible.flags.writeable:  # shared with a copy
+            self._own()
         cells = self.occupied_cells()
         planes = self._table_obs[:, HEIGHT + 1 :]
         planes[list(cells)] = 0  # only occupied cells ever hold a group, and they stay occupied
@@ -276,15 +286,15 @@ class IrkState(PhasedGameState):
 
     def occupied_cells(self) -> dict[int, int]:
         """Return ``{cell index: visible square code}`` of every occupied cell of the table."""
-        occupied = np.flatnonzero(self.height)
+        occupied = self.height.nonzero()[0]
         return dict(zip(occupied.tolist(), self.visible[occupied].tolist(), strict=True))
 
     def _add_to_pile(self, seat: int, tile: int) -> None:
-        for code in self.tiles[tile]:
-            color = SQUARE_COLOR[code]
-            if color >= 0:
-                self._pile_count[seat, color] += SQUARE_VALUE[code]
-                self._pile_stars[seat, color] += SQUARE_KIND[code] == STAR
+        if not self.visible.flags.writeable:  # shared with a copy
+            self._own()
+        counts, stars = self._tile_counts
+        self._pile_count[seat] += counts[tile]
+        self._pile_stars[seat] += stars[tile]
         self._revealed[tile] = 1
 
     # ---- static facts -------------------------------------------------------------------
@@ -349,11 +359,15 @@ class IrkState(PhasedGameState):
         """Return the legal placement indices of ``tile`` on the current table, ascending."""
         if type(tile) is not int or not 0 <= tile < self.deck_size:  # the hot path skips this
             tile = check_int_range("tile", tile, 0, self.deck_size - 1)
-        candidates = self._contact_ids
-        if candidates is None:
-            candidates = self._contact_ids = np.flatnonzero(self._contact).copy()
-            candidates.setflags(write=False)  # a read-only cache: copies of the state share it
-        return legal_among(candidates, self.visible, self.tiles[tile], self.tables)
+        contact = self._contact_ids
+        if contact is None:
+            candidates = self._contact.nonzero()[0].copy()  # not a view of nonzero's 2-D result
+            cells = self.tables.cells[candidates]
+            # read-only caches: copies of the state share them
+            candidates.setflags(write=False)
+            cells.setflags(write=False)
+            contact = self._contact_ids = (candidates, cells)
+        return legal_among(contact[0], self.visible, self.tiles[tile], self.tables, contact[1])
 
     def _legal(self) -> np.ndarray:
         """Return the cached legality mask of this position (read-only: copies share it)."""
@@ -363,19 +377,33 @@ class IrkState(PhasedGameState):
             if self.phase == CHOOSE:
                 mask[self.hands[self.to_move]] = 1
             elif self.phase == PLACE:
-                tile = self.chosen[self.to_move]
-                mask[self.deck_size + self.placements_of(tile)] = 1
+                mask[self._placing_ids()] = 1
             mask.setflags(write=False)
             self._mask = mask
         return mask
+
+    def _placing_ids(self) -> np.ndarray:
+        """Return the legal place ids of the tile being placed, ascending (place phase; cached,
+        read-only: copies share it)."""
+        ids = self._place_ids
+        if ids is None:
+            ids = self._place_ids = _read_only(
+                self.deck_size + self.placements_of(self.chosen[self.to_move])
+            )
+        return ids
 
     def legal_mask(self) -> np.ndarray:
         """Return a fresh int8 mask of the legal actions (all zeros once the game is over)."""
         return self._legal().copy()
 
     def legal_actions(self) -> list[int]:
-        """Return the legal action ids, ascending (read off the cached mask, no copy)."""
-        return self._legal().nonzero()[0].tolist()
+        """Return the legal action ids, ascending (no mask needed: the hand, or the cached
+        place ids)."""
+        if self.phase == CHOOSE:
+            return self.hands[self.to_move].copy()  # hands are kept sorted
+        if self.phase == PLACE:
+            return self._placing_ids().tolist()
+        return []
 
     def acting_seats(self) -> tuple[int, ...]:
         """Return the seats still to choose this round (choose phase), else the placer alone.
@@ -403,10 +431,20 @@ class IrkState(PhasedGameState):
         """Play ``action`` for the seat to move; IllegalActionError leaves the state as is."""
         if type(action) is not int:
             action = self._check_action_type(action)
-        if not 0 <= action < self.spec.num_actions or not self._legal()[action]:
+        phase = self.phase
+        if phase == CHOOSE:
+            legal = action in self.hands[self.to_move]  # what the mask marks
+        elif phase == PLACE:
+            ids = self._placing_ids()
+            at = int(ids.searchsorted(action))
+            legal = at < len(ids) and int(ids[at]) == action
+        else:
+            legal = False
+        if not legal:
             raise self._illegal(action, self._why_illegal(self._check_action_type(action)))
         self.steps += 1
         self._mask = None
+        self._place_ids = None
         self._values = {}
         self._after = None
         seat = self.to_move
@@ -430,7 +468,7 @@ class IrkState(PhasedGameState):
             tile = self.chosen[seat]
             self.chosen[seat] = -1
             placement = action - self.deck_size
-            self.placements.append([seat, tile, placement])
+            self.placements.append((seat, tile, placement))
             self._put(tile, placement)
             self._update_groups()
             self._next_placer(next_seat(seat, n))
@@ -438,22 +476,22 @@ class IrkState(PhasedGameState):
     def _next_placer(self, start: int) -> None:
         """Hand the move to the next seat with a tile to place, discarding unplaceable tiles."""
         n = self.params.num_players
-        for seat in relative_seats(start, n):
+        for seat in _ORDERS[n][start]:
             tile = self.chosen[seat]
             if tile < 0:
                 continue
             legal = self.placements_of(tile)
+            if not self.visible.flags.writeable:  # shared with a copy
+                self._own()
             self._revealed[tile] = 1  # revealed now, placed or discarded
             if len(legal):
                 self.to_move = seat
-                mask = np.zeros(self.spec.num_actions, dtype=np.int8)
-                mask[self.deck_size + legal] = 1
-                mask.setflags(write=False)
-                self._mask = mask
+                self._place_ids = _read_only(self.deck_size + legal)  # the mask: when asked
                 return
-            self.discards.append([seat, tile, self.round])
+            self.discards.append((seat, tile, self.round))
             self.chosen[seat] = -1
         self._mask = None
+        self._place_ids = None
         self.box = next_seat(self.box, n)
         self._next_round()
 
@@ -489,11 +527,15 @@ class IrkState(PhasedGameState):
 
     def score(self) -> dict[str, Any]:
         """Return :func:`~tabletop_envs.games.irk.scoring.score_game` of the current position."""
-        return score_game(self.visible_grid(), [[self.tiles[t] for t in p] for p in self.piles])
+        t = self.params.table_size
+        values = cell_table_values(self.occupied_cells(), (t, t))
+        return score_result(values, self._pile_count.tolist(), self._pile_stars.tolist())
 
     def _score(self) -> None:
         result = self.score()
-        self._returns = np.array(final_rewards(result, self.params.reward), dtype=np.float64)
+        self._returns = _read_only(
+            np.array(final_rewards(result, self.params.reward), dtype=np.float64)
+        )
         result["discards"] = [list(x) for x in self.discards]
         self._result = result
 
@@ -512,31 +554,48 @@ class IrkState(PhasedGameState):
     def observation(self, seat: int) -> np.ndarray:
         """Return the flat observation of ``seat`` (``spec.observation_dtype``; int8 unless a
         custom deck's bounds need int16; layout: ``observation_layout``)."""
-        seat = self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.params.num_players:
+            seat = self._check_seat(seat)
         at = self.layout.start
         n = self.params.num_players
         out = self._obs_base.copy()  # table planes and revealed tiles; other sections zero
-        order = list(relative_seats(seat, n))  # a list: numpy reads a tuple index as axes
-        ones = [at["hand"] + t for t in self.hands[seat]]
-        if self.chosen[seat] >= 0:
-            ones.append(at["chosen"] + self.chosen[seat])
-        if self.phase == PLACE:
-            ones.append(at["placing"] + self.chosen[self.to_move])
-        k = n * len(COLORS)
-        out[at["pile_count"] : at["pile_count"] + k] = self._pile_count[order].ravel()
-        out[at["pile_stars"] : at["pile_stars"] + k] = self._pile_stars[order].ravel()
-        out[at["hand_size"] : at["hand_size"] + n] = [len(self.hands[s]) for s in order]
-        ones += [at["waiting"] + j for j, s in enumerate(order) if self.chosen[s] >= 0]
+        hand = at["hand"]
+        chosen = self.chosen
+        ones = [hand + t for t in self.hands[seat]]
+        if chosen[seat] >= 0:
+            ones.append(at["chosen"] + chosen[seat])
+        place = self.phase == PLACE
+        if place:
+            ones.append(at["placing"] + chosen[self.to_move])
+        if ones:  # empty once the game is over
+            out[ones] = 1
+        # pile_count .. box_holder: one run of entries, written at once
+        order = _ORDERS[n][seat]
+        counts = self._pile_count.tolist()
+        stars = self._pile_stars.tolist()
+        tail: list[int] = []
+        for s in order:
+            tail += counts[s]
+        for s in order:
+            tail += stars[s]
+        hands = self.hands
+        tail += [len(hands[s]) for s in order]
+        tail += [chosen[s] >= 0 for s in order]
+        rounds = [0] * (NUM_ROUNDS + 2)  # round one-hot, table_round, place_phase
         if self.round < NUM_ROUNDS:
-            ones.append(at["round"] + self.round)
+            rounds[self.round] = 1
             if ROUND_KINDS[self.round] == "table":
-                ones.append(at["table_round"])
-        if self.phase == PLACE:
-            ones.append(at["place_phase"])
+                rounds[NUM_ROUNDS] = 1
+        if place:
+            rounds[NUM_ROUNDS + 1] = 1
+        tail += rounds
+        box = [0] * n
+        box[(self.box - seat) % n] = 1
+        tail += box
+        first = at["pile_count"]
+        out[first : first + len(tail)] = tail
         if self.params.action_values and self.round < NUM_ROUNDS:
             out[at["action_values"] :] = self._action_values(seat)
-        ones.append(at["box_holder"] + (self.box - seat) % n)
-        out[ones] = 1
         return out
 
     def _action_values(self, seat: int) -> np.ndarray:
@@ -586,27 +645,32 @@ class IrkState(PhasedGameState):
         (other seats in seat order: hand, then chosen tile; then the unused tiles), so the draw
         depends only on what ``seat`` knows and on ``rng``.
         """
-        seat = self._check_seat(seat)
-        n = self.params.num_players
-        others = [s for s in range(n) if s != seat]
+        if type(seat) is not int or not 0 <= seat < self.params.num_players:
+            seat = self._check_seat(seat)
+        hands = self.hands
+        chosen = self.chosen
+        others = _OTHERS[self.params.num_players][seat]
         # the tile being placed is revealed: public, kept
         placer = self.to_move if self.phase == PLACE else -1
-        secret = [s for s in others if self.chosen[s] >= 0 and s != placer]
-        pool = sorted(
-            [t for s in others for t in self.hands[s]]
-            + [self.chosen[s] for s in secret]
-            + list(self.unused)
-        )
-        drawn = [pool[i] for i in rng.permutation(len(pool))]
-        new = self.clone()
+        secret = [s for s in others if chosen[s] >= 0 and s != placer]
+        pool = [t for s in others for t in hands[s]]
+        pool += [chosen[s] for s in secret]
+        pool += self.unused
+        pool.sort()
+        drawn = [pool[i] for i in rng.permutation(len(pool)).tolist()]
+        new_hands = [h.copy() for h in hands]  # own seat's hand kept; the others' redealt
+        new_chosen = chosen.copy()
         k = 0
         for s in others:
-            size = len(self.hands[s])
-            new.hands[s] = sorted(drawn[k : k + size])
+            size = len(hands[s])
+            new_hands[s] = sorted(drawn[k : k + size])
             k += size
             if s in secret:
-                new.chosen[s] = drawn[k]
+                new_chosen[s] = drawn[k]
                 k += 1
+        new = self.clone(copy_hands=False)
+        new.hands = new_hands
+        new.chosen = new_chosen
         new.unused = sorted(drawn[k:])
         new.reseed(int(rng.integers(2**63)))
         new._mask = None
@@ -614,28 +678,55 @@ class IrkState(PhasedGameState):
         return new
 
     # ---- copies and persistence ---------------------------------------------------------
-    def clone(self) -> IrkState:
-        """Return an independent copy."""
+    def clone(self, *, copy_hands: bool = True) -> IrkState:
+        """Return an independent copy.
+
+        The table and pile arrays are copied on write: the copy and this state share them
+        read-only, and whichever changes them first takes its own copy (``_own``).
+        ``copy_hands=False`` (for ``resample_hidden``, which deals new ones) leaves ``hands``,
+        ``chosen`` and ``unused`` bound to this state's lists: the caller replaces them.
+        """
+        if self.visible.flags.writeable:  # the arrays are this state's own: share them
+            self._share()
         new = self._shallow_copy()
-        new.hands = [h.copy() for h in self.hands]
-        new.chosen = self.chosen.copy()
+        if copy_hands:
+            new.hands = [h.copy() for h in self.hands]
+            new.chosen = self.chosen.copy()
+            new.unused = self.unused.copy()
         new.piles = [p.copy() for p in self.piles]
-        new.unused = self.unused.copy()
-        new.discards = [x.copy() for x in self.discards]
-        new.placements = [x.copy() for x in self.placements]
-        new.visible = self.visible.copy()
-        new.height = self.height.copy()
-        new._contact = self._contact.copy()
-        new._obs_base = self._obs_base.copy()
-        new._views()
-        new._pile_count = self._pile_count.copy()
-        new._pile_stars = self._pile_stars.copy()
-        new._returns = self._returns.copy()
+        new.discards = self.discards.copy()  # of tuples
+        new.placements = self.placements.copy()
         new._result = copy.deepcopy(self._result) if self._result else {}
         new._values = {}  # per seat: resample_hidden changes other seats' hands
         new._after = None
-        # _mask and _contact_ids are read-only caches, shared: a copy need not recompute them
+        # _mask, _place_ids, _contact_ids and _returns are read-only, shared: a copy need not
+        # recompute them
         return new
+
+    def _share(self) -> None:
+        """Make the table and pile arrays read-only, to be shared with copies (``visible`` being
+        read-only says that they all are, and that a change must ``_own`` them first)."""
+        for array in (
+            self.visible,
+            self.height,
+            self._contact,
+            self._obs_base,
+            self._table_obs,
+            self._revealed,
+            self._pile_count,
+            self._pile_stars,
+        ):
+            array.setflags(write=False)
+
+    def _own(self) -> None:
+        """Take writable copies of the shared table and pile arrays (before changing them)."""
+        self.visible = self.visible.copy()
+        self.height = self.height.copy()
+        self._contact = self._contact.copy()
+        self._obs_base = self._obs_base.copy()
+        self._views()
+        self._pile_count = self._pile_count.copy()
+        self._pile_stars = self._pile_stars.copy()
 
     def _state_dict(self) -> dict[str, Any]:
         return {
@@ -657,8 +748,46 @@ class IrkState(PhasedGameState):
         from tabletop_envs.games.irk.saved import read_saved_state
 
         for name, value in read_saved_state(self.params, data).items():
+            if name in ("placements", "discards"):
+                value = [tuple(x) for x in value]
             setattr(self, name, value)
         self._derive()
+
+
+#: Per number of players, per observer: the seats in egocentric order (``relative_seats``).
+_ORDERS = {n: tuple(relative_seats(s, n) for s in range(n)) for n in range(1, MAX_PLAYERS + 1)}
+#: Per number of players, per seat: the other seats, ascending.
+_OTHERS = {
+    n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
+    for n in range(1, MAX_PLAYERS + 1)
+}
+
+
+@lru_cache(maxsize=DECK_CACHE_SIZE)
+def _tile_counts(deck: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Return per tile of ``deck``, per color, its flowers' summed values and its stars (int8,
+    read-only): what the tile adds to a score pile (``scoring.pile_counts``)."""
+    per_tile = [pile_counts([tile]) for tile in deck_tiles(deck)]
+    counts = _read_only(np.array([c for c, _ in per_tile], dtype=np.int8).reshape(-1, len(COLORS)))
+    stars = _read_only(np.array([s for _, s in per_tile], dtype=np.int8).reshape(-1, len(COLORS)))
+    return counts, stars
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """Return ``array`` made read-only (a value that copies of a state may share)."""
+    array.setflags(write=False)
+    return array
+
+
+@lru_cache(maxsize=4)
+def _row_bytes(dtype: np.dtype) -> tuple[tuple[bytes, ...], ...]:
+    """Return, per square code and stack height, the bytes of a table cell's first channels
+    (``CODE_FEATURES`` then ``height``) in observation dtype ``dtype``."""
+    high = min(int(np.iinfo(dtype).max), 2 * MAX_DECK)
+    return tuple(
+        tuple(np.array([*CODE_FEATURES[code], h], dtype=dtype).tobytes() for h in range(high + 1))
+        for code in range(len(CODE_FEATURES))
+    )
 
 
 def _copy_lists(value: Any) -> Any:

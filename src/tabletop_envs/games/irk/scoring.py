@@ -66,16 +66,61 @@ def cell_table_values(
 
     ``cells`` maps each occupied cell's index ``row * cols + col`` to its visible square code
     (empty cells are left out: they never join a group). Groups join through shared edges
-    (``core.squaregrid.square_neighbors``, ``core.components.group_scores``).
+    (``core.squaregrid.square_neighbors``); a group's value is the sum of its color's flowers.
     """
     neighbors = square_neighbors(*shape)
+    # gray squares join every color's groups: find their clusters once, with the flowers
+    # around each, then walk each color's flowers (and the clusters they reach) alone
+    cluster: dict[int, int] = {}  # gray cell -> its cluster
+    around: list[list[int]] = []  # per cluster: the flower cells next to it
+    flowers: list[list[int]] = [[] for _ in COLORS]
+    for start, code in cells.items():
+        if code != GRAY:
+            if code != EMPTY:
+                flowers[SQUARE_COLOR[code]].append(start)
+            continue
+        if start in cluster:
+            continue
+        k = len(around)
+        cluster[start] = k
+        near: list[int] = []
+        stack = [start]
+        while stack:
+            for nxt in neighbors[stack.pop()]:
+                code = cells.get(nxt, EMPTY)
+                if code == GRAY:
+                    if nxt not in cluster:
+                        cluster[nxt] = k
+                        stack.append(nxt)
+                elif code != EMPTY:
+                    near.append(nxt)
+        around.append(near)
     values = [0] * len(COLORS)
     for color in range(len(COLORS)) if colors is None else colors:
-        joins = _JOINS[color]
-        # a member's value: its flower's value, 0 for gray (so a group sums its color's flowers)
-        members = {cell: SQUARE_VALUE[code] for cell, code in cells.items() if joins[code]}
-        groups = group_scores(members, neighbors, members.__getitem__)
-        values[color] = int(groups[0]) if groups else 0
+        left = set(flowers[color])  # this color's flowers not yet reached
+        reached: set[int] = set()  # clusters already walked (each is in one group)
+        best = 0
+        while left:
+            stack = [left.pop()]
+            total = 0
+            while stack:
+                cell = stack.pop()
+                total += SQUARE_VALUE[cells[cell]]
+                for nxt in neighbors[cell]:
+                    if nxt in left:
+                        left.remove(nxt)
+                        stack.append(nxt)
+                    else:
+                        k = cluster.get(nxt, -1)
+                        if k >= 0 and k not in reached:
+                            reached.add(k)
+                            for other in around[k]:
+                                if other in left:
+                                    left.remove(other)
+                                    stack.append(other)
+            if total > best:
+                best = total
+        values[color] = best
     return values
 
 
@@ -262,11 +307,16 @@ def score_game(grid: Sequence[Sequence[int]] | np.ndarray, piles: Sequence[Any])
     color), ``totals`` and ``star_totals`` (per seat) and ``winners`` (seats: most points,
     then most stars in the whole pile; all still tied win).
     """
-    values = table_values(grid)
     per_seat = [pile_counts(p) for p in piles]
-    counts = [c for c, _ in per_seat]
-    stars = [s for _, s in per_seat]
-    n = len(piles)
+    return score_result(table_values(grid), [c for c, _ in per_seat], [s for _, s in per_seat])
+
+
+def score_result(
+    values: list[int], counts: list[list[int]], stars: list[list[int]]
+) -> dict[str, Any]:
+    """Return :func:`score_game`'s result from the table values and each seat's
+    :func:`pile_counts` (``counts[seat]``, ``stars[seat]``: lists, kept in the result)."""
+    n = len(counts)
     points = [[0] * len(COLORS) for _ in range(n)]
     for color, value in enumerate(values):
         got = majority_points([c[color] for c in counts], [s[color] for s in stars], value)

@@ -15,23 +15,19 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
-from tabletop_envs.core.params import check_bool, check_choice, check_int_range
+from tabletop_envs.core.params import check_choice, check_int_range
 from tabletop_envs.core.seats import next_seat, relative_seats
 from tabletop_envs.games.irk.deck import (
     COLORS,
     DECK_CACHE_SIZE,
-    STANDARD_DECK,
     Tile,
     deck_tiles,
-    normalize_deck,
     tile_text,
 )
 from tabletop_envs.games.irk.observation import (
@@ -40,6 +36,24 @@ from tabletop_envs.games.irk.observation import (
     TABLE_CHANNELS,
     ObservationLayout,
     observation_layout,
+)
+from tabletop_envs.games.irk.params import (
+    CHOOSE,
+    DEFAULT_TABLE_SIZE,
+    HAND_SIZE,
+    MAX_DECK,
+    MAX_PLAYERS,
+    MAX_TABLE,
+    MIN_PLAYERS,
+    MIN_TABLE,
+    OVER,
+    PHASE_NAMES,
+    PLACE,
+    REWARD_MODES,
+    ROUND_KINDS,
+    IrkParams,
+    opening_count,
+    opening_placement,
 )
 from tabletop_envs.games.irk.placement import (
     FOOTPRINTS,
@@ -58,64 +72,17 @@ from tabletop_envs.games.irk.scoring import (
     score_result,
 )
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
-MIN_TABLE, MAX_TABLE = 5, 64
-#: Default table side, measured by ``benchmarks/irk_table_size.py`` (see ``docs/irk.md``).
-DEFAULT_TABLE_SIZE = 31
-MAX_DECK = 200
-HAND_SIZE = 7
-ROUND_KINDS = ("bet", "table", "table", "bet", "table", "table", "bet")
-REWARD_MODES = ("win_loss", "score")
-
-CHOOSE, PLACE, OVER = 0, 1, 2
 #: Table channel of the stack height; the group planes (if any) follow it.
 HEIGHT = len(TABLE_CHANNELS) - 1
-PHASE_NAMES = ("choose", "place", "over")
 
-
-def opening_count(num_players: int) -> int:
-    """Return how many tiles open the table: 5 with 2 or 3 players, 2 with 4."""
-    return 5 if num_players <= 3 else 2
-
-
-def opening_placement(table_size: int, count: int, j: int) -> int:
-    """Return the placement of opening tile ``j`` of ``count``: upright, side by side, centred."""
-    row, col = (table_size - 3) // 2, (table_size - count) // 2
-    return (row * table_size + col + j) * 4
-
-
-@dataclass(frozen=True)
-class IrkParams:
-    """Parameters of Irk: players, table side, deck (tile strings), reward mode, group planes.
-
-    ``group_planes`` adds ``observation.GROUP_CHANNELS`` to every table cell of the observation;
-    ``action_values`` adds the section ``action_values``: per action, each color's table value
-    after it (place ids; for a choose id of a table round, the best over the tile's placements).
-    """
-
-    num_players: int = 2
-    table_size: int = DEFAULT_TABLE_SIZE
-    deck: tuple[str, ...] = STANDARD_DECK
-    reward: str = "win_loss"  # or "score": each player's final points
-    group_planes: bool = False
-    action_values: bool = False
-
-    def __post_init__(self) -> None:
-        n = check_int_range("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
-        t = check_int_range("table_size", self.table_size, MIN_TABLE, MAX_TABLE)
-        check_choice("reward", self.reward, REWARD_MODES)
-        object.__setattr__(self, "group_planes", check_bool("group_planes", self.group_planes))
-        object.__setattr__(self, "action_values", check_bool("action_values", self.action_values))
-        deck = normalize_deck(self.deck)
-        need = HAND_SIZE * n + opening_count(n)
-        if not need <= len(deck) <= MAX_DECK:
-            raise InvalidParameterError(
-                f"deck must hold from {need} tiles ({HAND_SIZE} per player for {n} players "
-                f"plus {opening_count(n)} opening tiles) to {MAX_DECK} tiles, got {len(deck)}"
-            )
-        object.__setattr__(self, "num_players", n)
-        object.__setattr__(self, "table_size", t)
-        object.__setattr__(self, "deck", deck)
+# the parameters and phase constants live in params.py; they stay importable from here
+# fmt: off
+__all__ = [
+    "CHOOSE", "DEFAULT_TABLE_SIZE", "HAND_SIZE", "HEIGHT", "MAX_DECK", "MAX_PLAYERS",
+    "MAX_TABLE", "MIN_PLAYERS", "MIN_TABLE", "OVER", "PHASE_NAMES", "PLACE", "REWARD_MODES",
+    "ROUND_KINDS", "IrkParams", "IrkState", "opening_count", "opening_placement",
+]
+# fmt: on
 
 
 class IrkState(PhasedGameState):
@@ -645,8 +612,12 @@ class IrkState(PhasedGameState):
         (other seats in seat order: hand, then chosen tile; then the unused tiles), so the draw
         depends only on what ``seat`` knows and on ``rng``.
         """
-        if type(seat) is not int or not 0 <= seat < self.params.num_players:
-            seat = self._check_seat(seat)
+        if (
+            type(seat) is not int
+            or not 0 <= seat < self.params.num_players
+            or type(rng) is not np.random.Generator
+        ):
+            seat = self._check_resample(seat, rng)
         hands = self.hands
         chosen = self.chosen
         others = _OTHERS[self.params.num_players][seat]

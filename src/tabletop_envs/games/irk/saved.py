@@ -38,8 +38,7 @@ from tabletop_envs.core.state_check import (
 )
 from tabletop_envs.games.irk.deck import EMPTY, deck_tiles, tile_text
 from tabletop_envs.games.irk.observation import NUM_ROUNDS
-from tabletop_envs.games.irk.placement import legal_placements, why_illegal
-from tabletop_envs.games.irk.rules import (
+from tabletop_envs.games.irk.params import (
     CHOOSE,
     HAND_SIZE,
     OVER,
@@ -50,6 +49,7 @@ from tabletop_envs.games.irk.rules import (
     opening_count,
     opening_placement,
 )
+from tabletop_envs.games.irk.placement import legal_placements, why_illegal
 
 #: The fields of a saved Irk state.
 STATE_KEYS = (
@@ -279,15 +279,8 @@ def _replay_table(
             grid[cell + j * step] = code
 
     for j in range(k):
-        seat, tile, placement = placements[j]
-        want = opening_placement(t, k, j)
-        if seat != -1 or placement != want:
-            raise InvalidStateError(
-                f"state.placements[{j}]",
-                f"opening tile {j} lies upright at placement {want} with seat -1, got "
-                f"seat {seat} at {placement}",
-            )
-        lay(tile, placement)
+        _check_opening(placements[j], j, t, k)
+        lay(placements[j][1], placements[j][2])
     at_p, at_d = k, 0
     for r in range(min(rnd + 1, NUM_ROUNDS)):
         if ROUND_KINDS[r] != "table" or (r == rnd and phase != PLACE):
@@ -322,17 +315,7 @@ def _replay_table(
                     "placements and discards list play order: rounds, then seats from the box "
                     "holder)",
                 )
-    if at_p < len(placements):
-        raise InvalidStateError(
-            f"state.placements[{at_p}]",
-            "is no placement of the table rounds played, in play order (rounds, then seats "
-            "from the box holder)",
-        )
-    if at_d < len(discards):
-        raise InvalidStateError(
-            f"state.discards[{at_d}]",
-            "is no discard of the table rounds played, in play order",
-        )
+    _check_all_replayed(at_p, len(placements), at_d, len(discards))
     if phase == PLACE:
         tile = chosen[to_move]
         if not len(legal_placements(grid, tiles[tile], t)):
@@ -341,3 +324,30 @@ def _replay_table(
                 f"the mover's revealed tile {tile} ({tile_text(tiles[tile])}) has no legal "
                 "placement: a tile with none is discarded before its turn",
             )
+
+
+def _check_opening(entry: list[int], j: int, t: int, k: int) -> None:
+    """Refuse opening tile ``j`` of ``k`` unless it lies upright where the set-up puts it."""
+    seat, _tile, placement = entry
+    want = opening_placement(t, k, j)
+    if seat != -1 or placement != want:
+        raise InvalidStateError(
+            f"state.placements[{j}]",
+            f"opening tile {j} lies upright at placement {want} with seat -1, got "
+            f"seat {seat} at {placement}",
+        )
+
+
+def _check_all_replayed(at_p: int, placements: int, at_d: int, discards: int) -> None:
+    """Refuse placements or discards left over once the rounds played are replayed."""
+    if at_p < placements:
+        raise InvalidStateError(
+            f"state.placements[{at_p}]",
+            "is no placement of the table rounds played, in play order (rounds, then seats "
+            "from the box holder)",
+        )
+    if at_d < discards:
+        raise InvalidStateError(
+            f"state.discards[{at_d}]",
+            "is no discard of the table rounds played, in play order",
+        )

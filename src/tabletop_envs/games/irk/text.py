@@ -64,7 +64,7 @@ def render(state: IrkState, seat: int | None = None, colors: bool = False) -> st
     ``colors=True`` tints the table's squares with ANSI codes for a color terminal.
     """
     from tabletop_envs.games.irk.observation import NUM_ROUNDS
-    from tabletop_envs.games.irk.rules import OVER, PHASE_NAMES
+    from tabletop_envs.games.irk.params import OVER, PHASE_NAMES
 
     lines = table_lines(state, colors)
     for s in range(state.params.num_players):

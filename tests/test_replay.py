@@ -115,7 +115,7 @@ def test_positions_yield_every_position_and_resampled_states_forget_their_seed()
         (("chess", {}, 1, []), "unknown game 'chess'"),
         (("iris", {"board_size": 99}, 1, []), "bad iris params"),
         (("iris", {"size": 5}, 1, []), "keywords: \\['board_size', 'auto_forced'\\]"),
-        (("iris", {}, -3, []), "seed must be a non-negative integer"),
+        (("iris", {}, -3, []), r"seed must be an integer from 0 to 2\*\*128 - 1"),
         (("iris", {}, 1, [_FIRST, _FIRST]), f"step 1: illegal action {_FIRST}"),
         (("iris", {}, 1, [1.5]), "step 0: an action is an integer id"),
     ],
@@ -153,12 +153,20 @@ def test_a_record_round_trips_and_rebuilds_the_game(tmp_path: Path) -> None:
         ({"env": "chess_v0"}, "unknown env 'chess_v0'; registered envs"),
         ({"params": {"num_players": 9}}, "bad isis_osiris params"),
         ({"params": [3]}, "'params' is an object"),
-        ({"seed": "x"}, "seed must be a non-negative integer"),
+        ({"seed": "x"}, r"seed must be an integer from 0 to 2\*\*128 - 1"),
         ({"agents": ["random"]}, "one agent per seat \\(3\\), got 1"),
         ({"version": 2}, "version 1"),
         ({"actions": "1 2 3"}, "'actions' is a list"),
         ({"extra": 1}, "unknown \\['extra'\\]"),
-        ({"result": {"returns": [1, 1, 1]}}, "disagrees with the replayed game's returns"),
+        (
+            {"result": {"returns": [1, 1, 1]}},
+            r"'result' is an object with the keys \['returns', 'info'\]",
+        ),
+        ({"version": True}, "version True"),
+        ({"version": 1.0}, "version 1.0"),
+        ({"seed": 2**128}, r"'seed': seed must be an integer from 0 to 2\*\*128 - 1"),
+        ({"seed": True}, "got True"),
+        ({"env": ["iris_v0"]}, r"unknown env \['iris_v0'\]"),
     ],
 )
 def test_a_bad_record_is_rejected_with_what_is_wrong(
@@ -189,3 +197,73 @@ def test_a_pickle_made_before_the_log_loads_unseeded() -> None:
     old = object.__new__(type(game))
     old.__setstate__(data)
     assert old == game and old.seed is None and old.actions == []
+
+
+# ---- hostile inputs of issue 24: every one a ReplayError that says what is wrong ---------------
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        ((5, {}, 1, []), "game must be a game or env name, or a GameState subclass, got 5"),
+        (("iris", {}, 1, None), "actions must be a list of integer action ids, got None"),
+        (("iris", {}, 1, 5), "actions must be a list"),
+        (("iris", {}, 1, "12"), "actions must be a list"),
+        (("iris", {}, 2**128, []), r"seed must be an integer from 0 to 2\*\*128 - 1"),
+        (("iris", {}, True, []), "got True"),
+        (("iris", {}, 10**5000, []), "<int: 16610 bits>"),
+        (("iris", {}, 1, [10**5000]), "step 0: action ids run from 0 to 81, got <int: 16610 bits>"),
+        (("iris", {}, 1, [-1]), "step 0: action ids run from 0 to 81, got -1"),
+        (("iris", None, 1, []), "params must be a mapping"),
+        (("iris", {1: 2}, 1, []), "params are named by strings"),
+        (("iris", {"board_size": "x" * 10**6}, 1, []), r"\.\.\. \(1000002 characters\)"),
+        (("iris", {}, 1, [_FIRST] * 10**5), "100000 actions, but a iris game"),
+    ],
+)
+def test_replay_refuses_hostile_arguments(args: tuple, match: str) -> None:
+    with pytest.raises(ReplayError, match=match) as info:
+        list(positions(*args))
+    assert len(str(info.value)) < 1000
+
+
+def test_a_deeply_nested_record_is_refused_without_recursion_error(tmp_path: Path) -> None:
+    for text in ("[" * 100000 + "]" * 100000, '{"a":' * 50000 + "1" + "}" * 50000):
+        with pytest.raises(ReplayError, match="nests at most 32 deep"):
+            GameRecord.from_json(text)
+    _, data = _record(tmp_path)
+    data["result"]["info"]["deep"] = json.loads("[" * 40 + "]" * 40)
+    with pytest.raises(ReplayError, match="nests at most 32 deep"):
+        GameRecord.from_json(json.dumps(data))
+    with pytest.raises(ReplayError, match="params nest at most 32 deep"):
+        replay("iris", {"board_size": json.loads("[" * 40 + "]" * 40)}, 1, [])
+
+
+def test_a_record_file_that_is_not_utf8_or_too_large_is_refused(tmp_path: Path) -> None:
+    path, _ = _record(tmp_path)
+    raw = path.read_bytes()
+    path.write_bytes(raw[:20] + b"\xff\xfe" + raw[20:])
+    with pytest.raises(ReplayError, match="a game record is UTF-8 text: byte 20 is not"):
+        GameRecord.load(path)
+    path.write_bytes(b" " * (9 * 2**20))
+    with pytest.raises(ReplayError, match="at most 8388608 bytes"):
+        GameRecord.load(path)
+    with pytest.raises(ReplayError, match="a game record is JSON text, got NoneType"):
+        GameRecord.from_json(None)  # type: ignore[arg-type]
+    with pytest.raises(FileNotFoundError):
+        GameRecord.load(tmp_path / "missing.json")
+
+
+def test_a_record_whose_result_disagrees_with_its_actions_is_refused(tmp_path: Path) -> None:
+    _, data = _record(tmp_path)
+    cut = dict(data, actions=data["actions"][:5])  # cut short: returns and info are stale
+    with pytest.raises(ReplayError, match=r"'result.returns' \[.*\] disagrees"):
+        GameRecord.from_json(json.dumps(cut))
+    cut["result"] = dict(data["result"], returns=[0.0, 0.0, 0.0])  # the info still has winners
+    with pytest.raises(
+        ReplayError, match=r"'result.info' .* disagrees with the replayed game's {}"
+    ):
+        GameRecord.from_json(json.dumps(cut))
+    cut["result"] = {"returns": [0.0, 0.0, 0.0], "info": {}}  # an unfinished game, honestly told
+    assert len(GameRecord.from_json(json.dumps(cut)).actions) == 5
+    winners = data["result"]["info"]["winners"]
+    data["result"]["info"]["winners"] = [True] * len(winners)  # true is not the seat 1
+    with pytest.raises(ReplayError, match=r"'result\.info'"):
+        GameRecord.from_json(json.dumps(data))

@@ -26,7 +26,7 @@ import math
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NoReturn, TypeVar
 
 import numpy as np
 
@@ -40,7 +40,16 @@ QUOTE_LIMIT = 80
 
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     """Return ``repr(value)``, cut to ``limit`` characters (an error never echoes 20 MB)."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int past Python's digit limit, deep nesting
+        size = f"{value.bit_length()} bits" if isinstance(value, int) else "too deep to print"
+        text = f"<{type(value).__name__}: {size}>"
+    return cut(text, limit)
+
+
+def cut(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """Return ``text`` cut to about ``limit`` characters, saying how long it was."""
     return text if len(text) <= limit else f"{text[: limit - 3]}... ({len(text)} characters)"
 
 
@@ -300,6 +309,15 @@ def _plain(value: Any) -> Any:
 
 
 # ---- the command line -----------------------------------------------------------------------
+#: Longest error message a command prints (messages quote at most a short prefix of input).
+MESSAGE_LIMIT = 2000
+
+
+def one_line(message: object, limit: int = MESSAGE_LIMIT) -> str:
+    """Return ``str(message)`` on one line (each run of whitespace one space), cut to ``limit``."""
+    return cut(" ".join(str(message).split()), limit)
+
+
 class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """Append "(default: X)" to an option's help unless it names its default already.
 
@@ -316,6 +334,22 @@ class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         ):
             return action.help
         return text + " (default: %(default)s)"
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser whose help shows the defaults and whose errors are one line.
+
+    A mistake prints ``PROG: error: MESSAGE (see PROG --help)`` and exits with status 2, the
+    usage block left to ``--help``.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", DefaultsHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``PROG: error: MESSAGE`` on one line and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
 def flags_of(f: dataclasses.Field[Any], meta: Setting) -> tuple[str, ...]:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import platform
 import random
@@ -48,7 +49,8 @@ from typing import Any
 import numpy as np
 
 import tabletop_envs
-from tabletop_envs.cli import DefaultsHelpFormatter
+from tabletop_envs.core.config import CommandParser, quote
+from tabletop_envs.evaluation.paths import file_problem
 
 #: Steps played between two looks at the clock.
 CHUNK = 32
@@ -323,11 +325,25 @@ def report(rates: dict[str, list[float]], info: dict[str, Any], skipped: list[st
     }
 
 
-def main(argv: list[str] | None = None) -> int:
+def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse bad option values (one line, exit status 2) before anything is measured."""
+    if not (math.isfinite(args.seconds) and 0 < args.seconds <= 3600):
+        parser.error(f"--seconds must be a number of seconds in (0, 3600], got {args.seconds}")
+    if not 1 <= args.rounds <= 1000:
+        parser.error(f"--rounds must be from 1 to 1000, got {args.rounds}")
+    names = tabletop_envs.registered_envs()
+    known = {*names, *(name.rsplit("_v", 1)[0] for name in names)}
+    for name in args.env or ():
+        if name not in known:
+            parser.error(f"--env: unknown env {quote(name)}; registered envs: {', '.join(names)}")
+    problem = file_problem(args.json)
+    if problem:
+        parser.error(f"--json {problem}, got {quote(args.json)}")
+
+
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     """Parse the options, run the benchmark, print it; exit 1 if a target failed."""
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n")[0], formatter_class=DefaultsHelpFormatter
-    )
+    parser = CommandParser(prog=prog, description=__doc__.split("\n")[0])
     parser.add_argument(
         "--seconds", type=float, default=5.0, help="timed seconds per subject (default 5)"
     )
@@ -354,8 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of every random player")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.rounds < 1:
-        parser.error("--seconds must be > 0 and --rounds >= 1")
+    check_options(parser, args)
     subjects, skipped = build_subjects(args.env, args.seed, args.chooser == "flatnonzero")
     rates = measure(subjects, args.seconds, args.rounds, args.clock)
     data = report(rates, machine_info(), skipped)

@@ -33,18 +33,23 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
 from tabletop_envs import __version__
 from tabletop_envs.core.config import (
+    CommandParser,
     Config,
-    DefaultsHelpFormatter,
     add_options,
     flags_of,
     from_namespace,
+    one_line,
     parse_assignment,
+    quote,
     setting,
     settings_of,
+)
+from tabletop_envs.core.config import (
+    DefaultsHelpFormatter as DefaultsHelpFormatter,  # benchmarks import it from here
 )
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
@@ -82,16 +87,7 @@ class PlayConfig(GameConfig):
 
 
 # ---- the parsers -------------------------------------------------------------------------------
-class _Parser(argparse.ArgumentParser):
-    """A parser whose help shows the defaults and whose errors are one line (exit status 2)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", DefaultsHelpFormatter)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str) -> NoReturn:
-        """Print ``PROG: error: MESSAGE`` on one line and exit with status 2."""
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+_Parser = CommandParser  # help with defaults, errors in one line (exit status 2)
 
 
 #: Options that may be given without their value, and the value they then take.
@@ -173,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     # a bad env, parameter or agent spec, a missing extra, a file that cannot be written after all
     except (ValueError, ImportError, OSError) as err:
-        print(f"tabletop-envs {args.command}: error: {err}", file=sys.stderr)
+        print(f"tabletop-envs {args.command}: error: {one_line(err)}", file=sys.stderr)
         return 2
 
 
@@ -336,7 +332,7 @@ def cmd_replay(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     try:
         record = GameRecord.load(config.record)
     except OSError as err:
-        raise ValueError(f"cannot read {config.record}: {err.strerror}") from None
+        raise ValueError(f"cannot read {quote(config.record)}: {err.strerror}") from None
     show(record, config, step=config.step, stdin=stdin)
     return 0
 
@@ -363,6 +359,8 @@ def cmd_bench(argv: list[str]) -> int:
         )
         return 2
     module = runpy.run_path(str(path), run_name="tabletop_envs_bench")
+    if "prog" in inspect.signature(module["main"]).parameters:
+        return int(module["main"](argv, prog="tabletop-envs bench") or 0)
     return int(module["main"](argv) or 0)
 
 

@@ -23,7 +23,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from tabletop_envs.core.config import Config, setting
+from tabletop_envs.core.config import Config, cut, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec
@@ -128,7 +128,7 @@ def watch(
     try:
         params = game_class.params_class(**(env_kwargs or {}))
     except TypeError as err:
-        raise ValueError(f"{env_name}: {err}") from None
+        raise ValueError(f"{env_name}: {cut(str(err), 200)}") from None
     n = game_class(params, 0).num_players
     agents = list(agents)
     if not agents or len(agents) > n:

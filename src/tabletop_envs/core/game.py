@@ -20,6 +20,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
+from tabletop_envs.core.config import cut
 from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError, InvalidStateError
 from tabletop_envs.core.params import check_int_range
 from tabletop_envs.core.rng import (
@@ -407,7 +408,7 @@ class GameState(ABC):
         try:
             params = cls.params_class(**_tuples(data["params"]))
         except (TypeError, ValueError) as err:
-            raise InvalidStateError("params", str(err)) from None
+            raise InvalidStateError("params", cut(str(err), 240)) from None
         return cls._build(params, data["rng"], data["state"], data.get("log"))
 
     @classmethod
@@ -476,7 +477,7 @@ class GameState(ABC):
                 **{f.name: getattr(params, f.name) for f in _fields(self.params_class)}
             )
         except (TypeError, ValueError) as err:
-            raise InvalidStateError("params", str(err)) from None
+            raise InvalidStateError("params", cut(str(err), 240)) from None
         log = data.get("log")  # pickles made before the log have none
         if log is not None:
             if not isinstance(log, tuple) or len(log) != 2:

@@ -7,13 +7,14 @@ from typing import Any
 
 import numpy as np
 
+from tabletop_envs.core.config import quote
 from tabletop_envs.core.errors import InvalidParameterError
 
 
 def check_int(name: str, value: Any) -> int:
     """Return ``value`` as an int if it is an integer (numpy ints too; not bool), else raise."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InvalidParameterError(f"{name} must be an integer, got {value!r}")
+        raise InvalidParameterError(f"{name} must be an integer, got {quote(value)}")
     return int(value)
 
 
@@ -21,7 +22,7 @@ def check_int_range(name: str, value: Any, low: int, high: int) -> int:
     """Return ``value`` if it is an int in ``[low, high]``, else raise InvalidParameterError."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise InvalidParameterError(
-            f"{name} must be an integer from {low} to {high}, got {value!r}"
+            f"{name} must be an integer from {low} to {high}, got {quote(value)}"
         )
     value = int(value)
     if not low <= value <= high:
@@ -34,12 +35,12 @@ def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
     choices = tuple(choices)
     if value not in choices or isinstance(value, bool) != any(isinstance(c, bool) for c in choices):
         valid = ", ".join(repr(c) for c in choices)
-        raise InvalidParameterError(f"{name} must be one of {valid}; got {value!r}")
+        raise InvalidParameterError(f"{name} must be one of {valid}; got {quote(value)}")
     return value
 
 
 def check_bool(name: str, value: Any) -> bool:
     """Return ``value`` if it is a bool, else raise InvalidParameterError."""
     if not isinstance(value, bool):
-        raise InvalidParameterError(f"{name} must be True or False, got {value!r}")
+        raise InvalidParameterError(f"{name} must be True or False, got {quote(value)}")
     return value

@@ -14,6 +14,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from tabletop_envs.core.config import cut
 from tabletop_envs.core.errors import (
     IllegalActionError,
     InvalidParameterError,
@@ -98,7 +99,7 @@ class TabletopEnv(AECEnv):
             names = [f.name for f in dataclasses.fields(self.game_class.params_class)]
             valid = ", ".join(["render_mode", "illegal_action", *names])
             raise InvalidParameterError(
-                f"{env_spec.name}: {err}; valid keywords: {valid}"
+                f"{env_spec.name}: {cut(str(err), 200)}; valid keywords: {valid}"
             ) from None
         self.render_mode = render_mode
         self.illegal_action = illegal_action

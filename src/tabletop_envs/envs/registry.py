@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import gymnasium
 
 import tabletop_envs.games
+from tabletop_envs.core.config import quote
 from tabletop_envs.core.registration import EnvSpec, MoveSyntax, load
 from tabletop_envs.envs.aec import TabletopEnv
 from tabletop_envs.envs.parallel import TabletopParallelEnv
@@ -92,7 +93,7 @@ def env_spec(name: str) -> EnvSpec:
         return _SPECS[name]
     except (KeyError, TypeError):
         raise ValueError(
-            f"unknown env {str(name)[:80]!r}; registered envs: {', '.join(registered_envs())}"
+            f"unknown env {quote(name)}; registered envs: {', '.join(registered_envs())}"
         ) from None
 
 

@@ -33,6 +33,7 @@ import numpy as np
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.core.config import quote
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_choice
 from tabletop_envs.envs.registry import env_spec, make
@@ -337,8 +338,8 @@ def module_dir(checkpoint: str | Path) -> Path:
     if path.is_dir() and path.name == "rl_module":
         return path
     raise ValueError(
-        f"{checkpoint!r} is not an RLlib algorithm checkpoint (no learner_group/learner/rl_module "
-        "inside); give the folder Algorithm.save_to_path() wrote"
+        f"{quote(str(checkpoint))} is not an RLlib algorithm checkpoint (no "
+        "learner_group/learner/rl_module inside); give the folder Algorithm.save_to_path() wrote"
     )
 
 
@@ -426,7 +427,7 @@ def make_rllib_agent(args: str, env_name: str, seed: int | None) -> RLlibAgent:
         raise ValueError(
             f"use rllib:CHECKPOINT or rllib:CHECKPOINT,sample (an RLlib algorithm checkpoint "
             f"folder; 'sample' samples moves instead of playing the most likely one), "
-            f"got rllib:{args}"
+            f"got {quote(f'rllib:{args}')}"
         )
     try:
         return RLlibAgent.load(path, deterministic=flags != ["sample"], seed=seed)

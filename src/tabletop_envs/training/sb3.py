@@ -11,6 +11,7 @@ and :func:`pin_torch_threads` import them when called).
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ from tabletop_envs.agents.single_agent import (
     SingleAgentEnv,
     make_single_agent_env,
 )
+from tabletop_envs.core.config import cut, quote
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_bool, check_int_range
 
@@ -120,7 +122,7 @@ def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
     usage = (
         "use sb3:PATH[,sample][,threads=N] (a MaskablePPO zip; 'sample' samples moves instead "
         "of playing the most likely one, 'deterministic' is the default; threads=N torch "
-        f"threads, default 1), got sb3:{args}"
+        f"threads, default 1), got {quote(f'sb3:{args}')}"
     )
     deterministic = True
     threads_args = []
@@ -134,6 +136,10 @@ def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
     if not path or len(threads_args) > 1:
         raise ValueError(usage)
     threads = parse_kwargs(",".join(threads_args), {"threads": int}, f"sb3:{args}")
+    if not (Path(path).is_file() or Path(f"{path}.zip").is_file()):
+        raise FileNotFoundError(
+            f"no SB3 model file {quote(path)} (sb3:PATH names a MaskablePPO zip)"
+        )
     try:
         return PolicyAgent.load(
             path,
@@ -143,6 +149,11 @@ def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
     except ImportError as err:
         raise ValueError(
             f"sb3 agents need sb3-contrib, the train extra (pip install -e '.[train]'): {err}"
+        ) from None
+    except Exception as err:  # SB3's loader raises any type on a damaged file
+        raise ValueError(
+            f"cannot load the SB3 model {quote(path)} ({type(err).__name__}: "
+            f"{cut(str(err), 200)}); sb3:PATH names a MaskablePPO zip saved by model.save()"
         ) from None
 
 

@@ -16,13 +16,12 @@ The PPO trainer lives in :mod:`tabletop_envs.training.ppo` (``config``, ``run``,
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from tabletop_envs.agents.single_agent import OpponentPool, SingleAgentEnv
-from tabletop_envs.core.config import parse_assignment
+from tabletop_envs.core.config import CommandParser, one_line, parse_assignment
 from tabletop_envs.training.plots import plot_curves
 from tabletop_envs.training.ppo.cli import ALGOS, add_algo_option, build_parser, config_from_args
 from tabletop_envs.training.ppo.cli import main as ppo_main
@@ -50,7 +49,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     default ``--algo ppo`` to :func:`tabletop_envs.training.ppo.cli.main`.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
-    algo = argparse.ArgumentParser(add_help=False, prog=prog)
+    algo = CommandParser(add_help=False, prog=prog)
     add_algo_option(algo)
     known, rest = algo.parse_known_args(argv)
     if known.algo == "az":
@@ -69,7 +68,7 @@ def run_command(argv: Sequence[str] | None = None, *, prog: str | None = None) -
     try:
         return main(argv, prog=prog)
     except ValueError as err:
-        print(f"{prog or 'train.py'}: error: {err}", file=sys.stderr)
+        print(f"{prog or 'train.py'}: error: {one_line(err)}", file=sys.stderr)
         return 2
 
 

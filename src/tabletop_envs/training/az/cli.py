@@ -14,16 +14,20 @@ import sys
 from collections.abc import Sequence
 from typing import cast
 
-from tabletop_envs.core.config import DefaultsHelpFormatter, add_options, from_namespace, quote
+from tabletop_envs.core.config import (
+    CommandParser,
+    add_options,
+    from_namespace,
+    one_line,
+    quote,
+)
 from tabletop_envs.training.az.config import AZConfig
 from tabletop_envs.training.az.loop import train_az
 
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """Return the argument parser of :func:`main` (every default shown in ``--help``)."""
-    parser = argparse.ArgumentParser(
-        prog=prog, description=AZConfig.about, formatter_class=DefaultsHelpFormatter
-    )
+    parser = CommandParser(prog=prog, description=AZConfig.about)
     add_options(parser, AZConfig)
     hidden = AZConfig.__dataclass_fields__["hidden"]  # declared with cli=False
     widths = cast(tuple[int, ...], hidden.default)
@@ -58,7 +62,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     try:
         config = config_from_args(args)
     except ValueError as err:
-        parser.error(str(err))  # exits 2 with the usage line
+        parser.error(str(err))  # one line, exit status 2
     try:
         import torch  # noqa: F401
         import tqdm  # noqa: F401
@@ -74,6 +78,6 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     try:
         train_az(config, command=command)
     except ValueError as err:  # a checkpoint that does not fit, an unreadable file
-        print(f"{parser.prog}: error: {err}", file=sys.stderr)
+        print(f"{parser.prog}: error: {one_line(err)}", file=sys.stderr)
         return 2
     return 0

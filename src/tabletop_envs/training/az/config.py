@@ -17,7 +17,7 @@ from dataclasses import InitVar, dataclass
 from typing import Any, ClassVar
 
 from tabletop_envs.agents.registry import make_agent
-from tabletop_envs.core.config import Config, check_field, quote, setting
+from tabletop_envs.core.config import Config, check_field, cut, quote, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
 from tabletop_envs.search.network import ROLLOUT_POLICIES
@@ -344,7 +344,7 @@ class AZConfig(Config):
         except TypeError as err:
             names = [f.name for f in dataclasses.fields(game_class.params_class)]
             raise InvalidParameterError(
-                f"{self.env} has no such game parameter ({err}); its parameters are "
+                f"{self.env} has no such game parameter ({cut(str(err), 200)}); its parameters are "
                 f"{', '.join(names)}"
             ) from None
         if self.value_target == "score" and score_key(game_class.game_name) is None:

@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tabletop_envs.core.config import DefaultsHelpFormatter, add_options, from_namespace
+from tabletop_envs.core.config import CommandParser, add_options, from_namespace
 from tabletop_envs.training.ppo.config import TrainConfig
 
 #: Training algorithms of ``--algo``.
@@ -41,9 +41,7 @@ def layer_sizes(text: str) -> tuple[int, ...]:
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """Return the argument parser of the PPO trainer (:func:`main`)."""
-    p = argparse.ArgumentParser(
-        prog=prog, description=TrainConfig.about, formatter_class=DefaultsHelpFormatter
-    )
+    p = CommandParser(prog=prog, description=TrainConfig.about)
     add_algo_option(p)
     add_options(p, TrainConfig)
     p.add_argument(

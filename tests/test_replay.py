@@ -157,6 +157,9 @@ def test_a_record_round_trips_and_rebuilds_the_game(tmp_path: Path) -> None:
         ({"agents": ["random"]}, "one agent per seat \\(3\\), got 1"),
         ({"version": 2}, "version 1"),
         ({"actions": "1 2 3"}, "'actions' is a list"),
+        ({"agents": ["random", "\x1b[2J", "random"]}, "printable one-line strings"),
+        ({"agents": ["random", "", "random"]}, "printable one-line strings"),
+        ({"agents": ["random", "x" * 1001, "random"]}, "of 1 to 1000 characters"),
         ({"extra": 1}, "unknown \\['extra'\\]"),
         (
             {"result": {"returns": [1, 1, 1]}},

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabletop_envs.core.config import cut, quote
+from tabletop_envs.core.config import cut, quote, too_deep
 from tabletop_envs.core.errors import IllegalActionError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec, registered_envs
@@ -37,6 +37,8 @@ _RESULT_FIELDS = ("returns", "info")
 MAX_RECORD_BYTES = 8 * 2**20
 #: Deepest nesting of lists and objects in a record (records written today nest 4 deep).
 MAX_RECORD_DEPTH = 32
+#: Longest agent spec in a record.
+MAX_SPEC_LENGTH = 1000
 #: Seeds are integers from 0 to ``2**128 - 1`` (a PCG64 seed).
 SEED_LIMIT = 2**128
 
@@ -117,7 +119,7 @@ def _params(cls: type[GameState], params: Any) -> Any:
     if not isinstance(params, Mapping):
         raise ReplayError(f"params must be a mapping of keyword parameters, got {quote(params)}")
     names = [f.name for f in dataclasses.fields(cls.params_class)]
-    if _too_deep(params, MAX_RECORD_DEPTH):
+    if too_deep(params, MAX_RECORD_DEPTH):
         raise ReplayError(f"params nest at most {MAX_RECORD_DEPTH} deep")
     if not all(isinstance(key, str) for key in params):
         raise ReplayError(f"params are named by strings ({names}), got {quote(params)}")
@@ -242,7 +244,7 @@ def _parse(text: Any) -> dict[str, Any]:
         raise ReplayError(f"a game record nests at most {MAX_RECORD_DEPTH} deep") from None
     except ValueError as err:  # not JSON, not UTF-8, a number too long to read
         raise ReplayError(f"a game record is JSON: {cut(str(err), 240)}") from None
-    if _too_deep(data, MAX_RECORD_DEPTH):
+    if too_deep(data, MAX_RECORD_DEPTH):
         raise ReplayError(f"a game record nests at most {MAX_RECORD_DEPTH} deep")
     if not isinstance(data, dict):
         raise ReplayError(f"a game record is a JSON object with keys {list(_FIELDS)}")
@@ -275,13 +277,21 @@ def _check_fields(data: dict[str, Any]) -> None:
     actions, agents = data["actions"], data["agents"]
     if not isinstance(actions, list):
         raise ReplayError(f"'actions' is a list of action ids, got {type(actions).__name__}")
-    if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
-        raise ReplayError(f"'agents' is a list of agent specs (strings), got {quote(agents)}")
+    if not isinstance(agents, list) or not all(_is_spec(a) for a in agents):
+        raise ReplayError(
+            f"'agents' is a list of agent specs (printable one-line strings of 1 to "
+            f"{MAX_SPEC_LENGTH} characters), got {quote(agents)}"
+        )
     result = data["result"]
     if not isinstance(result, dict) or sorted(result) != sorted(_RESULT_FIELDS):
         raise ReplayError(
             f"'result' is an object with the keys {list(_RESULT_FIELDS)}, got {quote(result)}"
         )
+
+
+def _is_spec(value: Any) -> bool:
+    """Return whether ``value`` can be an agent spec of a record (shown on a terminal as is)."""
+    return isinstance(value, str) and 0 < len(value) <= MAX_SPEC_LENGTH and value.isprintable()
 
 
 def _check_env(name: Any) -> None:
@@ -312,19 +322,6 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
-
-
-def _too_deep(value: Any, limit: int) -> bool:
-    """Return whether lists and dicts in ``value`` nest deeper than ``limit`` (no recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (list, dict)):
-            if depth > limit:
-                return True
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
-    return False
 
 
 def _tuples(value: Any) -> Any:

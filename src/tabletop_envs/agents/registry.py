@@ -46,6 +46,8 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from tabletop_envs.agents.base import Agent, RandomAgent
 from tabletop_envs.core.config import parse_assignment, quote
 from tabletop_envs.core.errors import InvalidParameterError
@@ -88,13 +90,22 @@ def make_agent(spec: str, env_name: str | None = None, seed: int | None = None) 
         raise ValueError(
             f"an agent spec is a non-empty string like 'mcts:iterations=100', got {quote(spec)}"
         )
+    if seed is not None and (isinstance(seed, (bool, np.bool_)) or not _is_natural(seed)):
+        raise InvalidParameterError(f"seed must be None or an integer >= 0, got {quote(seed)}")
     name, _, args = spec.partition(":")
     factory = _factory(name, spec)
+    if env_name is not None and not isinstance(env_name, str):
+        raise ValueError(f"an env name is a string, got {quote(env_name)}")
     if env_name:
         _env_spec(env_name)  # an unknown env is refused, listing the registered ones
     agent = factory(args, env_name or "", seed)
     agent.spec = spec  # type: ignore[attr-defined]  # how it was made, for reports
     return agent
+
+
+def _is_natural(value: object) -> bool:
+    """Return whether ``value`` is an integer (numpy's too) >= 0."""
+    return isinstance(value, (int, np.integer)) and bool(value >= 0)
 
 
 def _factory(name: str, spec: str) -> AgentFactory:
@@ -264,7 +275,9 @@ def _expert(args: str, env_name: str, seed: int | None) -> Agent:
 
     spec = f"expert:{args}" if args else "expert"
     if not env_name:
-        raise ValueError(f"agent {spec!r} needs an env name: it plays that env's packaged network")
+        raise ValueError(
+            f"agent {quote(spec)} needs an env name: it plays that env's packaged network"
+        )
     folder = files("tabletop_envs.agents") / "experts"
     resource = folder / f"{env_name}.npz"
     if not resource.is_file():

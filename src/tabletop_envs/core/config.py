@@ -59,7 +59,8 @@ def parse_value(text: str) -> Any:
 
     ``true``/``false`` (any case) are bools, ``none``/``null`` (any case) None; then a JSON or
     Python literal (``3``, ``1.5``, ``"a"``, ``[1, 2]``, ``(1, 2)``, ``{"a": 1}``), lists read as
-    tuples (game parameters are hashable); anything else is the text itself.
+    tuples (game parameters are hashable); anything else, or a value nesting deeper than
+    :data:`MAX_DEPTH`, is the text itself.
     """
     raw = text.strip()
     low = raw.lower()
@@ -69,12 +70,34 @@ def parse_value(text: str) -> Any:
         return None
     try:
         value = json.loads(raw)
+    except RecursionError:
+        return raw
     except ValueError:
         try:
             value = ast.literal_eval(raw)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return raw
-    return _tuples(value)
+    return raw if too_deep(value, MAX_DEPTH) else _tuples(value)
+
+
+#: Deepest nesting of lists, tuples and dicts read from user text.
+MAX_DEPTH = 32
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Return whether lists, tuples and dicts in ``value`` nest deeper than ``limit``.
+
+    Iterative, so a hostile value cannot exhaust the stack while it is measured.
+    """
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, tuple, dict)):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def _tuples(value: Any) -> Any:

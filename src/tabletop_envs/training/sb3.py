@@ -10,8 +10,8 @@ and :func:`pin_torch_threads` import them when called).
 
 from __future__ import annotations
 
+import os
 import pickle
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -136,7 +136,7 @@ def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
     if not path or len(threads_args) > 1:
         raise ValueError(usage)
     threads = parse_kwargs(",".join(threads_args), {"threads": int}, f"sb3:{args}")
-    if not (Path(path).is_file() or Path(f"{path}.zip").is_file()):
+    if not (os.path.isfile(path) or os.path.isfile(f"{path}.zip")):  # False for a bad name too
         raise FileNotFoundError(
             f"no SB3 model file {quote(path)} (sb3:PATH names a MaskablePPO zip)"
         )

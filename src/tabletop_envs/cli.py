@@ -81,7 +81,9 @@ class PlayConfig(GameConfig):
     )
 
     agent: str = setting(
-        "greedy", help="agent spec for every other seat (e.g. random, mcts:iterations=400)"
+        "greedy",
+        help="agent spec for every other seat (e.g. random, mcts:iterations=400); sb3: and "
+        "rllib: files are pickles: load only files you trust",
     )
     seat: int = setting(0, help="your seat, 0 = first player")
 

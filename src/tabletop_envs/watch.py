@@ -63,7 +63,8 @@ class SeatedConfig(GameConfig):
     agents: tuple[str, ...] = setting(
         ("greedy",),
         help="agent specs in seat order, comma-separated (e.g. greedy,mcts:iterations=50); "
-        "fewer than the seats repeat",
+        "fewer than the seats repeat; sb3: and rllib: files are pickles: load only files you "
+        "trust",
     )
 
 

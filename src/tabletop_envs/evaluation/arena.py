@@ -307,7 +307,9 @@ class ArenaConfig(GameConfig):
     agents: tuple[str, ...] = setting(
         ("random", "greedy"),
         help="agent specs: random, greedy, mcts[:iterations=N,c=X,playout=random|greedy], "
-        "sb3:PATH[,sample] (most likely move unless ',sample'), rllib:CHECKPOINT",
+        "sb3:PATH[,sample] (most likely move unless ',sample'), rllib:CHECKPOINT; sb3 models "
+        "and rllib checkpoints are pickles, which run code when loaded: load only files you "
+        "trust",
     )
     threads: int = setting(
         1,

@@ -6,8 +6,11 @@ Each returns a problem text or None, the form :func:`tabletop_envs.core.config.s
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
+
+from tabletop_envs.core.config import quote
 
 
 def file_problem(path: str | None) -> str | None:
@@ -16,16 +19,20 @@ def file_problem(path: str | None) -> str | None:
         return None
     if not path.strip():
         return "must name a file"
-    target = Path(path)
+    return _usable(path) or _file_problem(Path(path))
+
+
+def _file_problem(target: Path) -> str | None:
+    """The checks of :func:`file_problem` on a path the system takes."""
     if target.is_dir():
         return "is a folder, not a file"
     parent = target.parent
     if not parent.exists():
-        return f"must go into an existing folder ({str(parent)!r} does not exist)"
+        return f"must go into an existing folder ({quote(str(parent))} does not exist)"
     if not parent.is_dir():
-        return f"must go into a folder ({str(parent)!r} is a file)"
+        return f"must go into a folder ({quote(str(parent))} is a file)"
     if not os.access(parent, os.W_OK):
-        return f"cannot be written (no permission in {str(parent)!r})"
+        return f"cannot be written (no permission in {quote(str(parent))})"
     return None
 
 
@@ -35,16 +42,35 @@ def folder_problem(path: str | None) -> str | None:
         return None
     if not path.strip():
         return "must name a folder"
-    target = Path(path)
+    return _usable(path) or _folder_problem(Path(path))
+
+
+def _folder_problem(target: Path) -> str | None:
+    """The checks of :func:`folder_problem` on a path the system takes."""
     if target.exists() and not target.is_dir():
         return "is a file, not a folder"
     existing = target
     while not existing.exists():  # the nearest existing folder, where the missing ones are made
         existing = existing.parent
     if not existing.is_dir():
-        return f"cannot be made ({str(existing)!r} is a file)"
+        return f"cannot be made ({quote(str(existing))} is a file)"
     if not os.access(existing, os.W_OK):
-        return f"cannot be written (no permission in {str(existing)!r})"
+        return f"cannot be written (no permission in {quote(str(existing))})"
+    return None
+
+
+def _usable(path: str) -> str | None:
+    """Return why ``path`` is no path the system takes (a NUL byte, a name too long), or None."""
+    if "\0" in path:
+        return "must not contain a NUL character"
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as err:
+        if isinstance(err, OSError) and err.errno in (errno.ENOENT, errno.ENOTDIR):
+            return None
+        return f"is not a usable path ({getattr(err, 'strerror', None) or err})"
     return None
 
 

@@ -33,7 +33,7 @@ import numpy as np
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from tabletop_envs.agents.base import Agent
-from tabletop_envs.core.config import quote
+from tabletop_envs.core.config import cut, quote
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_choice
 from tabletop_envs.envs.registry import env_spec, make
@@ -434,6 +434,13 @@ def make_rllib_agent(args: str, env_name: str, seed: int | None) -> RLlibAgent:
     except ImportError as err:
         raise ValueError(
             f"rllib agents need ray[rllib] (pip install 'tabletop_envs[rllib]'): {err}"
+        ) from None
+    except ValueError:
+        raise  # ours: names the checkpoint and what is missing
+    except Exception as err:  # RLlib's loader raises any type on a damaged checkpoint
+        raise ValueError(
+            f"cannot load the RLlib checkpoint {quote(path)} ({type(err).__name__}: "
+            f"{cut(str(err), 200)})"
         ) from None
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from tabletop_envs.core.config import cut, quote
 from tabletop_envs.training.az.buffer import ReplayBuffer
 from tabletop_envs.training.az.config import AZConfig, new_names
 
@@ -79,11 +80,15 @@ def load_checkpoint(path: str | Path) -> dict[str, Any]:
     if path.is_dir():
         path = path / "checkpoint.pt"
     if not path.is_file():
-        raise ValueError(f"no checkpoint at {path} (resume takes a run directory or checkpoint.pt)")
+        raise ValueError(
+            f"no checkpoint at {quote(str(path))} (resume takes a run directory or checkpoint.pt)"
+        )
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises many kinds on a file that is not its own
-        raise ValueError(f"{path} is not a readable checkpoint: {err}") from None
+        raise ValueError(
+            f"{quote(str(path))} is not a readable checkpoint: {cut(str(err), 200)}"
+        ) from None
     if (
         not isinstance(data, dict)
         or data.get("format") != CHECKPOINT_FORMAT

@@ -50,8 +50,8 @@ class TrainConfig(Config):
     opponent: str = setting(
         "random",
         check=not_blank,
-        help="random | greedy | mcts | any agents.make_agent spec | a model .zip; a+b+...: a "
-        "pool, one drawn per episode",
+        help="random | greedy | mcts | any agents.make_agent spec | a model .zip (a pickle: "
+        "load only files you trust); a+b+...: a pool, one drawn per episode",
     )
     eval_opponent: str | None = setting(
         None, help="evaluation opponent (default: opponent, the last one of an a+b pool)"
@@ -114,7 +114,9 @@ class TrainConfig(Config):
         (), metavar="SPEC", help="also evaluate the final model against these opponents"
     )
     init_model: str | None = setting(
-        None, help="start from the weights of this saved model (.zip; the same network)"
+        None,
+        help="start from the weights of this saved model (.zip; the same network; a pickle: "
+        "load only files you trust)",
     )
     imitate: str | None = setting(
         None,

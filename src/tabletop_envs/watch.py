@@ -249,7 +249,7 @@ def browse(record: GameRecord, states: Sequence[GameState], stdin: TextIO, stdou
             k = min(k + 1, last)
         elif command in ("b", "back"):
             k = max(k - 1, 0)
-        elif command.isdigit() and int(command) <= last:
+        elif command.isdecimal() and len(command) < 10 and int(command) <= last:
             k = int(command)
         else:
             print(f"unknown command {command!r}; positions run from 0 to {last}", file=stdout)

@@ -90,8 +90,11 @@ AGENTS = st.one_of(
     TRICKY_TEXT,
 )
 # fmt: on
+#: Typed lines that once broke the replay browser: digits int() refuses, 5000 digits.
+ODD_LINES = ["\u00b2", "1\u00b2", "#\u00b2", "\u0663", "99", "9" * 5000, "#" + "9" * 5000]
 MOVES = st.one_of(
     st.sampled_from(["quit", "legal", "pass", "#0", "#17", "#-1", "#999", "a1", "1 1", "", "q"]),
+    st.sampled_from(ODD_LINES),
     st.text(max_size=8),
 )
 
@@ -301,6 +304,14 @@ def _run(folder: Path, commands: list[str], examples: int) -> None:
 def test_named_mistakes_print_one_line_and_exit_2(tmp_path: Path, argv: list[str]) -> None:
     with sandbox(tmp_path), training_checked_only():
         assert check_run(argv) == 2
+
+
+@pytest.mark.parametrize("line", ODD_LINES)
+def test_odd_typed_lines_are_answered_not_fatal(tmp_path: Path, line: str) -> None:
+    """Superscript digits pass str.isdigit() but not int(); 5000 digits pass neither limit."""
+    with sandbox(tmp_path):
+        assert check_run(["replay", "game.json", "--step"], f"{line}\nq\n") == 0
+        assert check_run(["play", "--param", "board_size=3"], f"{line}\nquit\n") == 0
 
 
 def test_good_command_lines_still_run(tmp_path: Path) -> None:

@@ -122,8 +122,9 @@ def test_write_gif_checks_its_delays(tmp_path: Path) -> None:
     record = watch("iris_v0", ["random"], env_kwargs={"board_size": 3})
     states = record.positions()
     assert write_gif(record, states, tmp_path / "a.gif", delay_ms=50)[0] == len(states)
-    with pytest.raises(ValueError, match="positive milliseconds"):
-        write_gif(record, states, tmp_path / "b.gif", delay_ms=0)
+    for delay in (0, 655_351, 10**20):  # a GIF frame lasts at most 65535 hundredths of a second
+        with pytest.raises(ValueError, match="milliseconds from 1 to 655350"):
+            write_gif(record, states, tmp_path / "b.gif", delay_ms=delay)
 
 
 def test_the_readme_watch_command_works_as_written(

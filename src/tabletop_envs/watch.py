@@ -34,6 +34,8 @@ from tabletop_envs.replay import GameRecord
 
 CAPTION_HEIGHT = 18
 CAPTION: tuple[int, int, int] = (20, 20, 20)
+#: Longest frame a GIF holds: 65535 hundredths of a second.
+MAX_DELAY_MS = 655_350
 PILLOW_HINT = 'pip install "tabletop_envs[render]" (or pillow)'
 
 
@@ -48,7 +50,7 @@ class ShowConfig(Config):
     svg: str | None = setting(
         None, help="write one SVG frame per position into DIR", metavar="DIR", check=folder_problem
     )
-    delay: int = setting(600, low=1, help="GIF milliseconds per move")
+    delay: int = setting(600, low=1, high=60_000, help="GIF milliseconds per move")
 
     def check(self) -> None:
         """Refuse a GIF without Pillow before anything is played."""
@@ -207,8 +209,10 @@ def write_gif(
         from PIL import Image
     except ImportError:
         raise ImportError(f"writing a GIF needs Pillow: {PILLOW_HINT}") from None
-    if delay_ms < 1 or last_ms < 1:
-        raise ValueError(f"frame delays are positive milliseconds, got {delay_ms}, {last_ms}")
+    if not (1 <= delay_ms <= MAX_DELAY_MS and 1 <= last_ms <= MAX_DELAY_MS):
+        raise ValueError(
+            f"frame delays are milliseconds from 1 to {MAX_DELAY_MS}, got {delay_ms}, {last_ms}"
+        )
     pictures = [frame(record, states, k) for k in range(len(states))]
     width = max(p.width for p in pictures)
     height = max(p.height for p in pictures)

@@ -154,17 +154,53 @@ STRAY = st.one_of(
 )
 
 
+#: Option lists that are fine on their own, per subcommand: a plausible command line picks some
+#: and may add one hostile option, so the checks run inside otherwise good runs too.
+GOOD: dict[str, list[list[str]]] = {
+    "play": [["--param", "board_size=3"], ["--agent", "random"], ["--seat", "1"], ["--seed", "3"]],
+    "evaluate": [
+        ["--agents", "random", "greedy"],
+        ["--agents", "random", "mcts:iterations=2", "greedy"],
+        ["--games", "2"],
+        ["--json", "out.json"],
+        ["--quiet"],
+        ["--seed", "2"],
+        ["--param", "board_size=3"],
+    ],
+    "watch": [
+        ["--agents", "random,greedy"],
+        ["--param", "board_size=3"],
+        ["--gif", "out.gif"],
+        ["--svg", "frames"],
+        ["--record", "rec.json"],
+        ["--delay", "5"],
+    ],
+    "replay": [["--gif", "g.gif"], ["--svg", "frames"], ["--step"], ["--delay", "3"]],
+    "list": [],
+    "bench": [["--env", "iris"], ["--seconds", "0.1"], ["--json", "b.json"], ["--clock", "wall"]],
+    "train": [["--algo", "az"], ["--env", "iris_v0"], ["--seed", "1"], ["--threads", "1"]],
+}
+
+
 @st.composite
 def command_lines(draw: st.DrawFn, commands: list[str]) -> tuple[list[str], str]:
-    """An argument list for one of ``commands`` and the text typed on stdin."""
+    """An argument list for one of ``commands`` and the text typed on stdin.
+
+    Half the command lines are plausible (good options, at most one hostile), half anything.
+    """
     command = draw(st.sampled_from(commands))
     table = dict(OPTIONS.get(command, {}))
     if command in ("play", "evaluate", "watch"):
         table.update(OPTIONS["common"])
+    plausible = draw(st.booleans())
     argv = [command]
     if command == "replay":
-        argv.append(draw(RECORDS))
-    for _ in range(draw(st.integers(0, 5))):
+        argv.append("game.json" if plausible else draw(RECORDS))
+    if plausible and GOOD[command]:
+        picks = st.lists(st.integers(0, len(GOOD[command]) - 1), max_size=4, unique=True)
+        for k in draw(picks):
+            argv += GOOD[command][k]
+    for _ in range(draw(st.integers(0, 1 if plausible else 5))):
         if not table:
             break
         flag = draw(st.sampled_from(sorted(table)))
@@ -173,7 +209,7 @@ def command_lines(draw: st.DrawFn, commands: list[str]) -> tuple[list[str], str]
         if values is not None:
             count = draw(st.integers(1, 3)) if flag == "--agents" else 1
             argv += [draw(values) for _ in range(count)]
-    if draw(st.integers(0, 4)) == 0:
+    if not plausible and draw(st.integers(0, 4)) == 0:
         argv.insert(draw(st.integers(1, len(argv))), draw(STRAY))
     stdin = "\n".join(draw(st.lists(MOVES, max_size=4)))
     return argv, stdin
@@ -299,6 +335,8 @@ def _run(folder: Path, commands: list[str], examples: int) -> None:
         ["evaluate", "--param", "x" * 1_000_000 + "=1"],
         ["evaluate", "--agents", "mcts:c=" + "[" * 100_000],
         ["play", "--seat", "9"],
+        ["replay", "game.json", "--gif", "g.gif", "--delay", "99999999999999999999"],
+        ["watch", "--gif", "g.gif", "--delay", "60001"],
     ],
 )
 def test_named_mistakes_print_one_line_and_exit_2(tmp_path: Path, argv: list[str]) -> None:

@@ -314,7 +314,7 @@ def test_options_keep_their_defaults_and_meanings():
         (["evaluate", "--ray", "-2"], "--ray must be an integer >= 0"),
         (["evaluate", "--games", "x"], "argument --games: expected an integer, got 'x'"),
         (["evaluate", "--param", "board_size"], "expected key=value, got 'board_size'"),
-        (["watch", "--delay", "0"], "--delay must be an integer >= 1"),
+        (["watch", "--delay", "0"], "--delay must be an integer from 1 to 60000"),
         (["evaluate", "--bogus"], "unrecognized arguments: --bogus"),
     ],
 )

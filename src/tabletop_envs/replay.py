@@ -70,8 +70,8 @@ def positions(
     ``game`` is a game name, a registered env name or a :class:`GameState` subclass;
     ``params`` the game's parameter dataclass or a mapping of its keyword parameters; ``seed``
     an integer from 0 to 2**128 - 1; ``actions`` a list (or tuple) of integer action ids.
-    Raises :class:`ReplayError` for any of them that is wrong, or an illegal action (naming the
-    step, counted from 0).
+    Raises :class:`ReplayError` for any of them that is wrong (at the call), or an illegal action
+    (when the iteration reaches it, naming the step, counted from 0).
     """
     cls = _game_class(game)
     params = _params(cls, params)
@@ -86,6 +86,12 @@ def positions(
             f"{len(actions)} actions, but a {cls.game_name} game with these parameters lasts "
             f"at most {spec.max_game_length}"
         )
+    return _walk(state, actions)
+
+
+def _walk(state: GameState, actions: Sequence[int]) -> Iterator[GameState]:
+    """Yield a copy of ``state``, then one after each action applied to it."""
+    spec = state.spec
     yield state.clone()
     for step, action in enumerate(actions):
         if type(action) is not int:

@@ -46,6 +46,7 @@ OPTIONS = [
     "deterministic",
 ]
 EXPERT_FILE = str(files("tabletop_envs.agents") / "experts" / "iris_v0.npz")
+BOOLS = st.booleans()
 #: Largest search budget played for a move (a bigger valid one is built, not played).
 PLAYED_BUDGET = 64
 
@@ -82,28 +83,32 @@ PLAUSIBLE = {
 
 
 @st.composite
-def specs(draw: st.DrawFn) -> str:
+def specs(draw: st.DrawFn, plausible: bool) -> str:
     """An agent spec: a name (known or not), maybe a path, then options (known or not).
 
-    Half the specs are plausible (known names and options, ordinary values), half hostile.
+    A plausible spec has a known name and its own options with ordinary values.
     """
-    plausible = draw(st.booleans())
     names = st.sampled_from(NAMES)
     name = draw(names if plausible else st.one_of(names, st.text(max_size=6), TRICKY_TEXT))
     items = []
-    if name in ("az", "sb3", "rllib") or (draw(st.booleans()) and name == "expert"):
+    if plausible and name == "az":
+        items.append(EXPERT_FILE)
+    elif name in ("az", "sb3", "rllib") or (name == "expert" and not plausible and draw(BOOLS)):
         paths = [EXPERT_FILE, "/missing/model.zip", "missing.npz", "", " ", "a=b"]
         items.append(draw(st.one_of(st.sampled_from(paths), st.text(max_size=8))))
-    for _ in range(draw(st.integers(0, 3))):
-        if plausible and name in AGENT_OPTIONS:
-            key, form = draw(st.sampled_from(AGENT_OPTIONS[name])), "k=v"
+    options = AGENT_OPTIONS.get(name, []) if plausible else OPTIONS
+    for _ in range(draw(st.integers(0, 3)) if options else 0):
+        if plausible:
+            key, form = draw(st.sampled_from(options)), "k=v"
             value = draw(st.sampled_from(PLAUSIBLE[key]))
         else:
             key = draw(st.one_of(st.sampled_from(OPTIONS), st.text(max_size=5), TRICKY_TEXT))
             form = draw(st.sampled_from(["k=v", "k=v", "k", "=v", "k==v"]))
             value = draw(VALUES)
         items.append(form.replace("k", key, 1).replace("v", value, 1))
-    separator = ":" if plausible else draw(st.sampled_from([":", ":", "", "::", ": "]))
+    if plausible:
+        return name + (":" + ",".join(items) if items else "")
+    separator = draw(st.sampled_from([":", ":", "", "::", ": "]))
     return name + (separator + ",".join(items) if items or draw(st.booleans()) else "")
 
 
@@ -114,6 +119,15 @@ ENV_NAMES = st.one_of(
     NUMBERS,
 )
 SEEDS = st.one_of(st.none(), st.integers(0, 2**64), st.integers(0, 2**64), NUMBERS)
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> tuple[str, Any, Any]:
+    """A spec, an env name and a seed: half plausible (a registered env, a seed), half anything."""
+    if draw(st.booleans()):
+        env = draw(st.sampled_from(registered_envs()))
+        return draw(specs(True)), env, draw(st.one_of(st.none(), st.integers(0, 2**64)))
+    return draw(specs(False)), draw(ENV_NAMES), draw(SEEDS)
 
 
 def _check_spec(spec: str, env_name: Any, seed: Any) -> str:
@@ -142,9 +156,9 @@ def _run(examples: int) -> None:
     counts = {"refused": 0, "built": 0, "played": 0}
 
     @run_settings(examples)
-    @given(specs(), ENV_NAMES, SEEDS)
-    def check(spec: str, env_name: Any, seed: Any) -> None:
-        counts[_check_spec(spec, env_name, seed)] += 1
+    @given(cases())
+    def check(case: tuple[str, Any, Any]) -> None:
+        counts[_check_spec(*case)] += 1
 
     check()
     print(counts)

@@ -12,7 +12,10 @@ naming the member and what is valid at the first problem:
 1. the file is a zip archive (not a single ``.npy`` array) whose directory takes at most
    :data:`MAX_DIRECTORY` bytes;
 2. every member has a name of its own, is stored or deflated (no other compression method, no
-   encryption), and its compressed bytes fit in the file;
+   encryption), and its compressed bytes fit in the file; all members together expand at most
+   :data:`MAX_EXPANSION` times (plus 1 MiB): weights hardly compress, and
+   :meth:`~tabletop_envs.search.network.PolicyValueNet.save` stores them uncompressed, so a file
+   of mostly zeros that would expand more is a zip bomb;
 3. ``meta.npy`` takes at most :data:`MAX_META_BYTES` and is a 0-d unicode ``.npy`` array holding
    a JSON object that :func:`check_meta` accepts;
 4. the member names are exactly ``meta.npy`` and ``<array>.npy`` for the arrays the meta needs;
@@ -30,6 +33,7 @@ declared shape takes. Values (finite) are checked when the network is built
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -68,6 +72,8 @@ MAX_DIRECTORY = 1 << 20
 MAX_HEADER = 10_000
 #: Most bytes one compressed byte of deflate data can become (the format's limit is 1032:1).
 DEFLATE_RATIO = 1032
+#: Most times a file's members together may expand their compressed bytes (plus 1 MiB).
+MAX_EXPANSION = 64
 #: The dtypes a network array may be stored in.
 ARRAY_DTYPES = (np.dtype(np.float32), np.dtype(np.float16))
 
@@ -102,6 +108,14 @@ class NetworkFileError(ValueError):
 
 
 # ---- the meta ----------------------------------------------------------------------------------
+def _array_names(depth: int) -> Iterator[str]:
+    """Yield the array names of a network with ``depth`` hidden layers, in file order."""
+    for i in range(depth):
+        yield f"trunk_{i}_w"
+        yield f"trunk_{i}_b"
+    yield from ("policy_w", "policy_b", "value_w", "value_b")
+
+
 def array_shapes(meta: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
     """Return the name and shape of every array a network with this (checked) meta holds."""
     sizes = [meta["obs_dim"], *meta["hidden"]]
@@ -258,8 +272,8 @@ class _Reader:
         with archive:
             self._check_members(archive)
             meta = self._read_meta(archive)
+            self._check_names(meta)  # before the shapes: a meta may declare 100,000 layers
             shapes = array_shapes(meta)
-            self._check_names(meta, shapes)
             for key, shape in shapes.items():
                 most = 12 + MAX_HEADER + 4 * math.prod(shape)
                 self._check_size(f"{key}.npy", most, f"a float32 array of shape {shape}")
@@ -303,7 +317,7 @@ class _Reader:
             )
 
     def _check_members(self, archive: zipfile.ZipFile) -> None:
-        total = 0
+        total = declared = 0
         for info in archive.infolist():
             member = info.filename
             if member in self.members:
@@ -322,12 +336,18 @@ class _Reader:
                     member,
                 )
             total += info.compress_size
+            declared += info.file_size
             if total > self.size:
                 raise self._unreadable(
                     f"the members declare more compressed bytes ({total} so far) than the "
                     f"file holds ({self.size})",
                     member,
                 )
+        if declared > MAX_EXPANSION * total + (1 << 20):
+            raise self._unreadable(
+                f"its members declare {declared} bytes from {total} compressed bytes; a network "
+                f"file expands at most {MAX_EXPANSION} times (plus 1 MiB), more is a zip bomb"
+            )
 
     def _check_size(self, member: str, most: int, what: str) -> None:
         """Refuse a member larger than ``what`` needs (``most`` bytes) or than its data allows."""
@@ -348,16 +368,23 @@ class _Reader:
                 member,
             )
 
-    def _check_names(self, meta: dict[str, Any], shapes: Mapping[str, Any]) -> None:
-        expected = ["meta.npy", *(f"{key}.npy" for key in shapes)]
-        holds = f"a network with hidden={quote(meta['hidden'])} holds {_listed(expected)}"
-        missing = [key for key in shapes if f"{key}.npy" not in self.members]
+    def _check_names(self, meta: dict[str, Any]) -> None:
+        """Refuse members other than ``meta.npy`` and the arrays the meta needs (any depth)."""
+        depth = len(meta["hidden"])
+        total = 2 * depth + 5
+        expected = itertools.chain(["meta.npy"], (f"{key}.npy" for key in _array_names(depth)))
+        holds = (
+            f"a network with hidden={quote(meta['hidden'])} holds "
+            f"{_listed(itertools.islice(expected, 13), total)}"
+        )
+        missing = [key for key in _array_names(depth) if f"{key}.npy" not in self.members]
         if missing:
             raise NetworkFileError(
                 f"{self.name}: network misses arrays {_listed(missing)} ({holds})",
                 f"{missing[0]}.npy",
             )
-        extra = sorted(set(self.members) - set(expected))
+        names = {"meta.npy", *(f"{key}.npy" for key in _array_names(depth))}
+        extra = sorted(set(self.members) - names)
         if extra:
             raise NetworkFileError(
                 f"{self.name}: network has unexpected arrays {_listed(extra)}; {holds}", extra[0]
@@ -477,11 +504,15 @@ def _shown_member(member: str) -> str:
     return member if member.isprintable() and len(member) <= 60 else quote(member, 60)
 
 
-def _listed(names: Iterable[str], most: int = 12) -> str:
-    """Return ``names`` joined with commas, at most ``most`` of them (an error stays short)."""
+def _listed(names: Iterable[str], total: int | None = None, most: int = 12) -> str:
+    """Return ``names`` joined with commas, at most ``most`` of them (an error stays short).
+
+    ``total`` is how many there are when ``names`` holds only the first ones.
+    """
     names = list(names)
+    total = len(names) if total is None else total
     shown = ", ".join(_shown_member(n) for n in names[:most])
-    return shown if len(names) <= most else f"{shown} and {len(names) - most} more"
+    return shown if total <= most else f"{shown} and {total - most} more"
 
 
 def _cut(err: object, limit: int = 300) -> str:

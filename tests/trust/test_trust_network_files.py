@@ -214,6 +214,12 @@ HEADER_TEXTS = [
     "{'descr': 'O', 'fortran_order': False, 'shape': (1,)}",
     "{'descr': '<f4', 'shape': (1,)}",
     "[" * 300 + "]" * 300,
+    "-" * 9000 + "1",
+    "{" * 100 + "}" * 100,
+    "{'descr': '<f4', 'fortran_order': False, 'shape': (" + "-" * 4000 + "1,)}",
+    "{'descr': [('a', '<f4', (10**9,))], 'fortran_order': False, 'shape': (1,)}",
+    "{'descr': '(100000,100000)<f4', 'fortran_order': False, 'shape': (1,)}",
+    "{'descr': '<f4', 'fortran_order': False, 'shape': (" + "9" * 5000 + ",)}",
     "__import__('os').system('false')",
     "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'extra': 1}",
 ]
@@ -330,12 +336,22 @@ def _op_header(draw: st.DrawFn, entries: list[nf.Entry], i: int) -> None:
     if header is None:
         return
     version = draw(st.sampled_from([(1, 0), (2, 0), (3, 0), (1, 1), (0, 0), (255, 255)]))
-    text = draw(st.sampled_from([repr(header), *HEADER_TEXTS]) | st.text(max_size=60))
+    text = draw(st.sampled_from([repr(header), *HEADER_TEXTS]) | st.text(max_size=60) | _nested())
     try:
         new = nf.raw_npy_header(text, version)
     except UnicodeEncodeError:
         return
     entries[i] = _reencode(entries[i], new + content[nf.header_length(content) :])
+
+
+def _nested() -> st.SearchStrategy[str]:
+    """Deeply nested or chained text: what breaks a parser that recurses."""
+    return st.builds(
+        lambda opener, count, closer: opener * count + "1" + closer * count,
+        st.sampled_from(["(", "[", "{", "-", "+", "~", "not ", "{'a': "]),
+        st.integers(1, 9000),
+        st.sampled_from(["", ")", "]", "}"]),
+    )
 
 
 def _op_data(draw: st.DrawFn, entries: list[nf.Entry], i: int) -> None:
@@ -754,3 +770,14 @@ def test_the_command_line_prints_one_line_for_a_bad_network_file(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"tabletop-envs {command}: error: "), err
     assert len(err) < MESSAGE_LIMIT and RAN == []
+
+
+@pytest.mark.parametrize("text", HEADER_TEXTS, ids=lambda t: t[:40])
+@pytest.mark.parametrize("member", ["value_b.npy", "meta.npy"])
+def test_npy_headers_that_break_parsers_are_refused(text: str, member: str) -> None:
+    """Deep nesting once reached numpy's literal_eval: MemoryError, RecursionError, TypeError."""
+    data = _replaced(member, nf.raw_npy_header(text) + bytes(8))
+    with pytest.raises(NetworkFileError) as info:
+        PolicyValueNet.load(io.BytesIO(data))
+    assert info.value.member == member
+    _check_refusal(info.value)

@@ -33,10 +33,12 @@ declared shape takes. Values (finite) are checked when the network is built
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import math
 import os
+import re
 import struct
 import sys
 import zipfile
@@ -80,6 +82,10 @@ ARRAY_DTYPES = (np.dtype(np.float32), np.dtype(np.float16))
 _EOCD = b"PK\x05\x06"  # the zip end record, 22 bytes, possibly followed by a comment
 _EOCD64_LOCATOR = b"PK\x06\x07"  # 20 bytes just before the end record of a zip64 archive
 _EOCD64 = b"PK\x06\x06"  # 56 bytes just before that locator
+#: An ``.npy`` header as numpy writes it: a flat dict of strings, bools and tuples of ints.
+_NPY_VALUE = r"(?:'[^'\\\n]*'|True|False|\(\s*(?:\d+\s*,\s*)*(?:\d+\s*)?\))"
+_NPY_ITEM = rf"'\w+'\s*:\s*{_NPY_VALUE}"
+_NPY_HEADER = re.compile(rf"\{{\s*(?:{_NPY_ITEM}\s*,\s*)*(?:{_NPY_ITEM}\s*)?\}}\s*", re.ASCII)
 _NOT_PLAIN = 0x1 | 0x20 | 0x40  # flag bits: encrypted, compressed patched data, strong encryption
 #: What zipfile, zlib and numpy raise on a damaged archive, member or header.
 _DAMAGE = (
@@ -239,22 +245,6 @@ def _opened(source: str | os.PathLike[str] | IO[bytes], name: str) -> Iterator[I
         yield file
 
 
-class _Limited:
-    """At most ``limit`` bytes of ``stream``; ``count`` is how many were read through it."""
-
-    def __init__(self, stream: IO[bytes], limit: int) -> None:
-        self.stream = stream
-        self.left = limit
-        self.count = 0
-
-    def read(self, n: int = -1) -> bytes:
-        """Return up to ``n`` bytes (all that are left when ``n`` < 0), never past the limit."""
-        data = self.stream.read(self.left if n < 0 else min(n, self.left))
-        self.left -= len(data)
-        self.count += len(data)
-        return data
-
-
 class _Reader:
     """One reading of one network file: the steps of the module's docstring, in order."""
 
@@ -392,19 +382,33 @@ class _Reader:
 
     # ---- the members -----------------------------------------------------------------------
     def _header(self, stream: IO[bytes], member: str) -> tuple[np.dtype[Any], Any, bool, int]:
-        """Return a member's ``.npy`` dtype, shape, Fortran order and header length."""
-        limited = _Limited(stream, 12 + MAX_HEADER)
-        version = npy.read_magic(limited)
-        if version == (1, 0):
-            shape, fortran, dtype = npy.read_array_header_1_0(limited, MAX_HEADER)
-        elif version == (2, 0):
-            shape, fortran, dtype = npy.read_array_header_2_0(limited, MAX_HEADER)
-        else:
+        """Return a member's ``.npy`` dtype, shape, Fortran order and header length.
+
+        The header is read with a bounded read and must be the flat dict numpy writes before
+        numpy parses it (``ast.literal_eval`` never sees deeply nested text).
+        """
+        version = npy.read_magic(stream)
+        if version not in ((1, 0), (2, 0)):
             raise self._unreadable(
                 f".npy format version {version[0]}.{version[1]}; network files use 1.0 or 2.0",
                 member,
             )
-        return dtype, shape, fortran, limited.count
+        size_format = "<H" if version == (1, 0) else "<I"
+        size_bytes = stream.read(struct.calcsize(size_format))
+        (size,) = struct.unpack(size_format, size_bytes)
+        if size > MAX_HEADER:
+            raise self._unreadable(f"an .npy header of {size} bytes; at most {MAX_HEADER}", member)
+        header = stream.read(size)
+        text = header.decode("latin-1")
+        if len(header) != size or not _NPY_HEADER.fullmatch(text):
+            raise self._unreadable(
+                f"its .npy header {quote(text, 80)} is not the flat dict numpy writes "
+                "(descr, fortran_order, shape)",
+                member,
+            )
+        read = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+        shape, fortran, dtype = read(io.BytesIO(size_bytes + header), MAX_HEADER)
+        return dtype, shape, fortran, len(npy.MAGIC_PREFIX) + 2 + len(size_bytes) + size
 
     def _data(self, stream: IO[bytes], member: str, header: int, nbytes: int, what: str) -> bytes:
         """Return a member's ``nbytes`` of data after its ``header``, if that is its whole size."""

@@ -39,6 +39,7 @@ import json
 import math
 import os
 import re
+import stat
 import struct
 import sys
 import zipfile
@@ -235,10 +236,17 @@ def _opened(source: str | os.PathLike[str] | IO[bytes], name: str) -> Iterator[I
         yield source
         return
     try:
+        if not stat.S_ISREG(os.stat(source).st_mode):  # opening a pipe would wait for a writer
+            raise NetworkFileError(
+                f"cannot read network file {name}: not a regular file (a folder, a device or "
+                "a pipe)"
+            )
         file = open(source, "rb")  # noqa: SIM115 (closed by the with block below)
     except FileNotFoundError:
         raise NetworkFileError(f"no network file at {name}") from None
-    except (OSError, ValueError) as err:  # a folder, no permission, a NUL in the path
+    except NetworkFileError:
+        raise
+    except (OSError, ValueError) as err:  # no permission, a NUL in the path, a name too long
         why = err.strerror if isinstance(err, OSError) and err.strerror else _cut(err)
         raise NetworkFileError(f"cannot read network file {name}: {why}") from None
     with file:

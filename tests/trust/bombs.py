@@ -11,6 +11,7 @@ import dataclasses
 import io
 import json
 import resource
+import struct
 import sys
 from typing import Any
 
@@ -103,6 +104,39 @@ def _many_layers(n: int) -> bytes:
     return _small_file(**{"meta.npy": nf.entry("meta.npy", _meta_with(hidden=[1] * 60_000))})
 
 
+def _overlapping(n: int) -> bytes:
+    """Every member's data runs on to the end of one kernel, ``n`` zeros deflated (overlaps)."""
+    names = [name.encode() for name in nf.net_members(nf.small_net(0))]
+    kernel = nf.deflated_zeros(n)
+    headers = [
+        struct.pack("<4s5H3L2H", b"PK\x03\x04", 20, 0, 8, 0, 0x21, 0, 0, n, len(name), 0) + name
+        for name in names
+    ]
+    body = b"".join(headers) + kernel
+    directory, offset = b"", 0
+    for name, header in zip(names, headers, strict=True):
+        compressed = len(body) - offset - len(header)
+        directory += struct.pack(
+            "<4s6H3L5H2L", b"PK\x01\x02", 20, 20, 0, 8, 0, 0x21, 0, compressed, n, len(name),
+            0, 0, 0, 0, 0, offset,
+        )  # fmt: skip
+        directory += name
+        offset += len(header)
+    count = len(names)
+    end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, count, count, len(directory), len(body), 0)
+    return body + directory + end
+
+
+def _zip64_directory(n: int) -> bytes:
+    """A zip64 end record (which zipfile prefers) declaring a directory of ``n`` bytes."""
+    data = nf.net_file(nf.net_members(nf.small_net(0)))
+    body, end = data[:-22], data[-22:]
+    count = struct.unpack_from("<H", end, 10)[0]
+    record = struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, count, count, n, 0)
+    locator = struct.pack("<4sLQL", b"PK\x06\x07", 0, len(body), 1)
+    return body + record + locator + end
+
+
 BOMBS = {
     "a member of N zeros": _bomb_member,
     "a meta of N zeros": _bomb_meta,
@@ -115,6 +149,8 @@ BOMBS = {
     "a directory declaring N bytes": _declared_directory,
     "25,000 members": _many_members,
     "60,000 layers": _many_layers,
+    "members overlapping one kernel of N zeros": _overlapping,
+    "a zip64 directory declaring N bytes": _zip64_directory,
 }
 
 

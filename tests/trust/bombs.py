@@ -129,12 +129,7 @@ def _overlapping(n: int) -> bytes:
 
 def _zip64_directory(n: int) -> bytes:
     """A zip64 end record (which zipfile prefers) declaring a directory of ``n`` bytes."""
-    data = nf.net_file(nf.net_members(nf.small_net(0)))
-    body, end = data[:-22], data[-22:]
-    count = struct.unpack_from("<H", end, 10)[0]
-    record = struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, count, count, n, 0)
-    locator = struct.pack("<4sLQL", b"PK\x06\x07", 0, len(body), 1)
-    return body + record + locator + end
+    return nf.with_zip64_end(nf.net_file(nf.net_members(nf.small_net(0))), n)
 
 
 BOMBS = {

@@ -159,6 +159,19 @@ def build_zip(entries: Iterable[Entry], directory_size: int | None = None) -> by
     return bytes(out + directory + end)
 
 
+def with_zip64_end(data: bytes, directory_size: int | None = None) -> bytes:
+    """Return the zip ``data`` with zip64 end records before its end record (as a big file has).
+
+    ``directory_size`` overrides the size the zip64 record declares for the directory.
+    """
+    body, end = data[:-22], data[-22:]
+    count, size, offset = struct.unpack_from("<HLL", end, 10)
+    size = size if directory_size is None else directory_size
+    record = struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, count, count, size, offset)
+    locator = struct.pack("<4sLQL", b"PK\x06\x07", 0, len(body), 1)
+    return body + record + locator + end
+
+
 # ---- networks ----------------------------------------------------------------------------------
 @cache
 def small_net(index: int) -> PolicyValueNet:

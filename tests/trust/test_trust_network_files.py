@@ -634,6 +634,7 @@ def _variants() -> dict[str, bytes]:
         "a big-endian meta": nf.net_file({**members, "meta.npy": big_endian}),
         "members in another order": nf.net_file(dict(reversed(members.items()))),
         "deflated members": nf.net_file(members, nf.DEFLATED),
+        "zip64 end records": nf.with_zip64_end(nf.net_file(members)),
         "a file from np.savez_compressed": _savez_compressed(net),
     }
 

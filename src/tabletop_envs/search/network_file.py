@@ -20,9 +20,10 @@ naming the member and what is valid at the first problem:
    a JSON object that :func:`check_meta` accepts;
 4. the member names are exactly ``meta.npy`` and ``<array>.npy`` for the arrays the meta needs;
 5. every array member's declared size fits its shape (and a deflated member's size is one its
-   compressed bytes can hold: deflate expands at most 1032 times); its ``.npy`` header, read
-   through a bounded stream and parsed by numpy (never pickle), declares float32 or float16,
-   the meta's shape and exactly the member's size;
+   compressed bytes can hold: deflate expands at most 1032 times); its ``.npy`` header (format
+   1.0 or 2.0), read with a bounded read, must be the flat dict numpy writes before numpy
+   parses it (never pickle), and declare float32 or float16, the meta's shape and exactly the
+   member's size;
 6. only then is each array read, with a read bounded by that size (zipfile checks its CRC).
 
 So nothing is decompressed beyond a member's declared size, a declared size needs compressed
@@ -227,11 +228,11 @@ def shown_name(source: object) -> str:
 def _opened(source: str | os.PathLike[str] | IO[bytes], name: str) -> Iterator[IO[bytes]]:
     """Yield ``source`` opened for binary reading (a path is opened and closed here)."""
     if not isinstance(source, (str, os.PathLike)):
-        if not callable(getattr(source, "read", None)) or not callable(
-            getattr(source, "seek", None)
-        ):
+        methods = ("read", "seek", "tell", "seekable")
+        if not all(callable(getattr(source, method, None)) for method in methods):
             raise TypeError(
-                f"a network file is a path or a binary file object, got {type(source).__name__}"
+                "a network file is a path or a binary file object (read, seek, tell, seekable), "
+                f"got {type(source).__name__}"
             )
         yield source
         return

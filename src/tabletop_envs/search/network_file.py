@@ -24,7 +24,7 @@ naming the member and what is valid at the first problem:
    1.0 or 2.0), read with a bounded read, must be the flat dict numpy writes before numpy
    parses it (never pickle), and declare float32 or float16, the meta's shape and exactly the
    member's size;
-6. only then is each array read, with a read bounded by that size (zipfile checks its CRC).
+6. only then is each array read, with one read of exactly that size (zipfile checks its CRC).
 
 So nothing is decompressed beyond a member's declared size, a declared size needs compressed
 bytes that are in the file, and the memory a file takes is what a valid network of its
@@ -390,12 +390,18 @@ class _Reader:
             )
 
     # ---- the members -----------------------------------------------------------------------
-    def _header(self, stream: IO[bytes], member: str) -> tuple[np.dtype[Any], Any, bool, int]:
+    def _header(
+        self, archive: zipfile.ZipFile, member: str
+    ) -> tuple[np.dtype[Any], Any, bool, int]:
         """Return a member's ``.npy`` dtype, shape, Fortran order and header length.
 
-        The header is read with a bounded read and must be the flat dict numpy writes before
-        numpy parses it (``ast.literal_eval`` never sees deeply nested text).
+        Only the member's first bytes are read (at most the longest header allowed), and the
+        header must be the flat dict numpy writes before numpy parses it (so
+        ``ast.literal_eval`` never sees deeply nested text).
         """
+        info = self.members[member]
+        with archive.open(info) as opened:
+            stream = io.BytesIO(opened.read(min(info.file_size, 12 + MAX_HEADER)))
         version = npy.read_magic(stream)
         if version not in ((1, 0), (2, 0)):
             raise self._unreadable(
@@ -417,21 +423,27 @@ class _Reader:
             )
         read = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
         shape, fortran, dtype = read(io.BytesIO(size_bytes + header), MAX_HEADER)
-        return dtype, shape, fortran, len(npy.MAGIC_PREFIX) + 2 + len(size_bytes) + size
+        return dtype, shape, fortran, stream.tell()
 
-    def _data(self, stream: IO[bytes], member: str, header: int, nbytes: int, what: str) -> bytes:
-        """Return a member's ``nbytes`` of data after its ``header``, if that is its whole size."""
-        declared = self.members[member].file_size
-        if declared != header + nbytes:
+    def _content(
+        self, archive: zipfile.ZipFile, member: str, header: int, nbytes: int, what: str
+    ) -> bytes:
+        """Return a member's whole content, once its declared size is ``header`` + ``nbytes``.
+
+        One read of exactly that size (a second small read would make zipfile copy the array).
+        """
+        info = self.members[member]
+        if info.file_size != header + nbytes:
             raise self._unreadable(
-                f"it declares {declared} bytes; its .npy header ({header} bytes) and {what} "
-                f"({nbytes} bytes) take {header + nbytes}",
+                f"it declares {info.file_size} bytes; its .npy header ({header} bytes) and "
+                f"{what} ({nbytes} bytes) take {header + nbytes}",
                 member,
             )
-        data = stream.read(nbytes)
-        if len(data) != nbytes:
-            raise self._unreadable(f"cut short: {len(data)} of {nbytes} data bytes", member)
-        return data
+        with archive.open(info) as stream:
+            content = stream.read(info.file_size)
+        if len(content) != info.file_size:
+            raise self._unreadable(f"cut short: {len(content)} of {info.file_size} bytes", member)
+        return content
 
     def _read_meta(self, archive: zipfile.ZipFile) -> dict[str, Any]:
         if "meta.npy" not in self.members:
@@ -440,19 +452,19 @@ class _Reader:
                 "meta.npy",
             )
         self._check_size("meta.npy", MAX_META_BYTES, "the meta")
-        with self._damage("meta.npy"), archive.open(self.members["meta.npy"]) as stream:
-            dtype, shape, _, header = self._header(stream, "meta.npy")
+        with self._damage("meta.npy"):
+            dtype, shape, _, header = self._header(archive, "meta.npy")
             if dtype.kind != "U" or shape != ():
                 raise NetworkFileError(
                     f"{self.name}: 'meta' must be a 0-d unicode array holding JSON, got dtype "
                     f"{_cut(dtype, 80)} shape {quote(shape)}",
                     "meta.npy",
                 )
-            data = self._data(stream, "meta.npy", header, dtype.itemsize, "its text")
+            content = self._content(archive, "meta.npy", header, dtype.itemsize, "its text")
         big_endian = dtype.byteorder == ">" or (dtype.byteorder == "=" and sys.byteorder == "big")
         try:
-            text = data.decode("utf-32-be" if big_endian else "utf-32-le").rstrip("\0")
-            meta = json.loads(text)
+            text = content[header:].decode("utf-32-be" if big_endian else "utf-32-le")
+            meta = json.loads(text.rstrip("\0"))
         except (ValueError, RecursionError) as err:
             raise NetworkFileError(
                 f"{self.name}: 'meta' is not valid JSON ({_cut(err)})", "meta.npy"
@@ -464,8 +476,8 @@ class _Reader:
 
     def _read_array(self, archive: zipfile.ZipFile, key: str, shape: tuple[int, ...]) -> np.ndarray:
         member = f"{key}.npy"
-        with self._damage(member), archive.open(self.members[member]) as stream:
-            dtype, got, fortran, header = self._header(stream, member)
+        with self._damage(member):
+            dtype, got, fortran, header = self._header(archive, member)
             if dtype.hasobject:
                 raise self._unreadable(
                     "it holds Object arrays, which only pickle reads (never done here); "
@@ -484,8 +496,9 @@ class _Reader:
                     member,
                 )
             count = math.prod(shape)
-            data = self._data(stream, member, header, count * dtype.itemsize, f"{dtype} {shape}")
-        array = np.frombuffer(data, dtype, count)
+            nbytes = count * dtype.itemsize
+            content = self._content(archive, member, header, nbytes, f"{dtype} {shape}")
+        array = np.frombuffer(content, dtype, count, offset=header)
         return array.reshape(shape[::-1]).T if fortran else array.reshape(shape)
 
 

@@ -215,6 +215,8 @@ HEADER_TEXTS = [
     "{'descr': '<f4', 'shape': (1,)}",
     "[" * 300 + "]" * 300,
     "-" * 9000 + "1",
+    "-" * 4000 + "1",
+    "+" * 4000 + "1",
     "{" * 100 + "}" * 100,
     "{'descr': '<f4', 'fortran_order': False, 'shape': (" + "-" * 4000 + "1,)}",
     "{'descr': [('a', '<f4', (10**9,))], 'fortran_order': False, 'shape': (1,)}",
@@ -676,7 +678,7 @@ REFUSALS = {
     "too big": (
         lambda: _replaced("value_b.npy", nf.npy(np.zeros(5000, np.float32))),
         "value_b.npy",
-        r"declares 20128 bytes; a float32 array of shape \(1,\) takes at most 10016",
+        r"declares 20128 bytes; a float32 array of shape \(1,\) takes at most 4100",
     ),
     "stored sizes differ": (
         lambda: _spoiled("value_w.npy", size=10),

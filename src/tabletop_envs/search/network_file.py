@@ -72,8 +72,9 @@ MAX_SIMULATIONS = 10**7
 MAX_META_BYTES = 1 << 20
 #: Largest zip directory a network file may have, in bytes (thousands of members).
 MAX_DIRECTORY = 1 << 20
-#: Largest ``.npy`` header, in bytes (numpy's own default bound).
-MAX_HEADER = 10_000
+#: Largest ``.npy`` header, in bytes, so that the magic, the length and the header fit in the
+#: 4 KiB zipfile reads at least (numpy writes about 120 bytes for a network's arrays).
+MAX_HEADER = 4096 - 12
 #: Most bytes one compressed byte of deflate data can become (the format's limit is 1032:1).
 DEFLATE_RATIO = 1032
 #: Most times a file's members together may expand their compressed bytes (plus 1 MiB).
@@ -392,16 +393,17 @@ class _Reader:
     # ---- the members -----------------------------------------------------------------------
     def _header(
         self, archive: zipfile.ZipFile, member: str
-    ) -> tuple[np.dtype[Any], Any, bool, int]:
-        """Return a member's ``.npy`` dtype, shape, Fortran order and header length.
+    ) -> tuple[np.dtype[Any], Any, bool, int, bytes]:
+        """Return a member's ``.npy`` dtype, shape, Fortran order, header length and first bytes.
 
-        Only the member's first bytes are read (at most the longest header allowed), and the
-        header must be the flat dict numpy writes before numpy parses it (so
-        ``ast.literal_eval`` never sees deeply nested text).
+        Only the member's first bytes are read (at most the longest header allowed: the whole
+        member when it is that small), and the header must be the flat dict numpy writes before
+        numpy parses it (so ``ast.literal_eval`` never sees deeply nested text).
         """
         info = self.members[member]
         with archive.open(info) as opened:
-            stream = io.BytesIO(opened.read(min(info.file_size, 12 + MAX_HEADER)))
+            head = opened.read(min(info.file_size, 12 + MAX_HEADER))
+        stream = io.BytesIO(head)
         version = npy.read_magic(stream)
         if version not in ((1, 0), (2, 0)):
             raise self._unreadable(
@@ -423,14 +425,22 @@ class _Reader:
             )
         read = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
         shape, fortran, dtype = read(io.BytesIO(size_bytes + header), MAX_HEADER)
-        return dtype, shape, fortran, stream.tell()
+        return dtype, shape, fortran, stream.tell(), head
 
     def _content(
-        self, archive: zipfile.ZipFile, member: str, header: int, nbytes: int, what: str
+        self,
+        archive: zipfile.ZipFile,
+        member: str,
+        head: bytes,
+        header: int,
+        nbytes: int,
+        what: str,
     ) -> bytes:
         """Return a member's whole content, once its declared size is ``header`` + ``nbytes``.
 
-        One read of exactly that size (a second small read would make zipfile copy the array).
+        ``head`` is what :meth:`_header` read: the whole member if it is small, else the member
+        is read again in one read of exactly its size (a small read followed by a large one
+        would make zipfile copy the array).
         """
         info = self.members[member]
         if info.file_size != header + nbytes:
@@ -439,6 +449,8 @@ class _Reader:
                 f"{what} ({nbytes} bytes) take {header + nbytes}",
                 member,
             )
+        if len(head) == info.file_size:
+            return head
         with archive.open(info) as stream:
             content = stream.read(info.file_size)
         if len(content) != info.file_size:
@@ -453,14 +465,15 @@ class _Reader:
             )
         self._check_size("meta.npy", MAX_META_BYTES, "the meta")
         with self._damage("meta.npy"):
-            dtype, shape, _, header = self._header(archive, "meta.npy")
+            dtype, shape, _, header, head = self._header(archive, "meta.npy")
             if dtype.kind != "U" or shape != ():
                 raise NetworkFileError(
                     f"{self.name}: 'meta' must be a 0-d unicode array holding JSON, got dtype "
                     f"{_cut(dtype, 80)} shape {quote(shape)}",
                     "meta.npy",
                 )
-            content = self._content(archive, "meta.npy", header, dtype.itemsize, "its text")
+            size = dtype.itemsize
+            content = self._content(archive, "meta.npy", head, header, size, "its text")
         big_endian = dtype.byteorder == ">" or (dtype.byteorder == "=" and sys.byteorder == "big")
         try:
             text = content[header:].decode("utf-32-be" if big_endian else "utf-32-le")
@@ -477,7 +490,7 @@ class _Reader:
     def _read_array(self, archive: zipfile.ZipFile, key: str, shape: tuple[int, ...]) -> np.ndarray:
         member = f"{key}.npy"
         with self._damage(member):
-            dtype, got, fortran, header = self._header(archive, member)
+            dtype, got, fortran, header, head = self._header(archive, member)
             if dtype.hasobject:
                 raise self._unreadable(
                     "it holds Object arrays, which only pickle reads (never done here); "
@@ -497,7 +510,7 @@ class _Reader:
                 )
             count = math.prod(shape)
             nbytes = count * dtype.itemsize
-            content = self._content(archive, member, header, nbytes, f"{dtype} {shape}")
+            content = self._content(archive, member, head, header, nbytes, f"{dtype} {shape}")
         array = np.frombuffer(content, dtype, count, offset=header)
         return array.reshape(shape[::-1]).T if fortran else array.reshape(shape)
 
@@ -508,11 +521,14 @@ def _directory_size(file: IO[bytes], size: int) -> int | None:
     The end record is found as zipfile finds it: at the very end, else the last one in the
     final 64 KiB (after an archive comment); a zip64 record just before it then has the say.
     """
-    tail_size = min(size, 22 + (1 << 16))  # the record and the longest comment
+    tail_size = min(size, 22)  # the record alone, else the record and the longest comment
     file.seek(size - tail_size)
     tail = file.read(tail_size)
     at = len(tail) - 22
     if not (at >= 0 and tail[at : at + 4] == _EOCD and tail[-2:] == b"\0\0"):
+        tail_size = min(size, 22 + (1 << 16))
+        file.seek(size - tail_size)
+        tail = file.read(tail_size)
         at = tail.rfind(_EOCD)
         if at < 0 or len(tail) - at < 22:
             return None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tabletop_envs
 from tabletop_envs import InvalidParameterError, InvalidStateError
@@ -46,3 +48,45 @@ def test_resample_hidden_needs_a_generator(name: str, rng: object) -> None:
     env.reset(seed=0)
     with pytest.raises(InvalidParameterError, match=r"numpy\.random\.Generator"):
         env.game.resample_hidden(0, rng)
+
+
+RNGS = st.one_of(st.none(), st.integers(), st.text(max_size=3), st.floats(), st.just(np.random))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["iris_v0", "isis_osiris_v0", "irk_v0"]), st.integers(0, 3), RNGS)
+def test_resample_hidden_refuses_any_non_generator(name: str, seat: int, rng: object) -> None:
+    """Whatever ``rng`` is, if not a Generator: InvalidParameterError, the game unchanged."""
+    env = tabletop_envs.make(name)
+    env.reset(seed=seat)
+    before = env.game.to_json()
+    with pytest.raises(InvalidParameterError):
+        env.game.resample_hidden(seat % env.game.num_players, rng)
+    assert env.game.to_json() == before
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["iris_v0", "isis_osiris_v0", "irk_v0"]),
+    st.one_of(
+        st.none(),
+        st.integers(),
+        st.text(max_size=5),
+        st.lists(st.integers(), max_size=3),
+        st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    ),
+)
+def test_load_state_refuses_any_non_state(name: str, junk: object) -> None:
+    env = tabletop_envs.make(name)
+    env.reset(seed=1)
+    before = env.game.to_json()
+    with pytest.raises(InvalidStateError):
+        env.load_state(junk)
+    assert env.game.to_json() == before
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None)
+@given(st.sampled_from(["iris_v0", "isis_osiris_v0", "irk_v0"]), st.integers(0, 3), RNGS)
+def test_resample_hidden_refuses_any_non_generator_slow(name: str, seat: int, rng: object) -> None:
+    test_resample_hidden_refuses_any_non_generator.hypothesis.inner_test(name, seat, rng)

@@ -38,7 +38,7 @@ def test_packaging_sets_the_defaults_and_keeps_the_weights(tmp_path, capsys):
     for key, value in net.arrays.items():
         np.testing.assert_array_equal(packaged.arrays[key], value.astype(np.float16))
     agent = make_agent(f"az:{out}", "irk_v0")
-    assert (agent.simulations, agent.rollout_weight, agent.rollout_policy) == (16, 0.5, "random")
+    assert (agent.simulations, agent.playout_weight, agent.playout) == (16, 0.5, "random")
     # the new spellings of the two options (the file keeps its format's meta keys)
     argv = [str(tmp_path / "best.npz"), "--env", "irk_v0", "--out", str(out)]
     assert _script().main([*argv, "--playout-weight", "0.25", "--playout", "greedy"]) == 0

@@ -92,3 +92,11 @@ def test_any_keywords_build_a_working_env_or_are_refused(kwargs: dict, seed: int
         _, reward, terminated, truncated, _ = env.step(int(rng.choice(legal)))
         assert math.isfinite(reward)
         done = terminated or truncated
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.sampled_from(KEYWORDS), JUNK, max_size=4), st.integers(0, 2**31))
+def test_any_keywords_slow(kwargs: dict, seed: int) -> None:
+    """The same property over thousands of keyword sets (``-m slow``)."""
+    test_any_keywords_build_a_working_env_or_are_refused.hypothesis.inner_test(kwargs, seed)

@@ -15,6 +15,9 @@ import pytest
 from tabletop_envs.agents.registry import make_agent
 from tests.agents.helpers import case_id, choice_positions, env_cases
 
+# the former mcts:rollout= spelling is still exercised here: their DeprecationWarnings are expected
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
 #: Envs with hidden information, each with every parameter set of its registry entry.
 HIDDEN_CASES = [case for case in env_cases() if case[0] in ("isis_osiris_v0", "irk_v0")]
 #: Agent specs checked on every case (``planner`` exists for Irk only).

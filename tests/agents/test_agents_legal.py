@@ -10,7 +10,7 @@ from tests.agents.helpers import case_id, env_cases, new_game, play_checked
 
 AGENT_SPECS = ("random", "greedy", "mcts:iterations=6")
 CASES = env_cases()
-#: The defaults of each env: the greedy-rollout MCTS is slow, so it runs there only.
+#: The defaults of each env: the greedy-playout MCTS is slow, so it runs there only.
 DEFAULT_CASES = [c for c in CASES if not c[1]]
 
 
@@ -25,10 +25,10 @@ def test_agent_plays_only_legal_actions(case, spec):
 
 
 @pytest.mark.parametrize("case", DEFAULT_CASES, ids=[case_id(c) for c in DEFAULT_CASES])
-def test_greedy_rollout_mcts_plays_only_legal_actions(case):
+def test_greedy_playout_mcts_plays_only_legal_actions(case):
     name, params = case
     game = new_game(name, params, seed=3)
-    agents = [make_agent("mcts:iterations=1,rollout=greedy", name, seed=s) for s in range(2)]
+    agents = [make_agent("mcts:iterations=1,playout=greedy", name, seed=s) for s in range(2)]
     agents += [make_agent("random", name, seed=s) for s in range(2, game.num_players)]
     assert play_checked(game, agents).is_terminal
 

@@ -12,6 +12,9 @@ from tabletop_envs.evaluation import run_arena
 from tabletop_envs.games.iris.rules import FIRST, IrisState
 from tests.agents.helpers import advance, new_game
 
+# the former rollout spellings are still exercised here: their DeprecationWarnings are expected
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
 #: Registered envs whose game overrides ``resample_hidden`` (hidden information).
 HIDDEN = [
     name

@@ -31,6 +31,10 @@ from tests.agents.helpers import (
 )
 from tests.agents.test_agents_mcts import _endgames
 
+# several tests here pin what the former spellings (rollout_weight, rollout_policy, rollout=)
+# still do: their DeprecationWarnings are expected
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
 SRC = Path(__file__).resolve().parents[2] / "src" / "tabletop_envs"
 #: Envs with hidden information, each with every parameter set of its registry entry.
 HIDDEN_CASES = [case for case in env_cases() if case[0] in ("isis_osiris_v0", "irk_v0")]

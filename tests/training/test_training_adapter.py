@@ -12,7 +12,7 @@ import tabletop_envs
 from tabletop_envs.agents.base import Agent, RandomAgent
 from tabletop_envs.agents.single_agent import OpponentPool, SingleAgentEnv
 from tabletop_envs.core.errors import IllegalActionError
-from tabletop_envs.training.arena import wilson as wilson_interval
+from tabletop_envs.evaluation.stats import wilson as wilson_interval
 from tabletop_envs.training.ppo.evaluation import evaluate
 from tabletop_envs.training.sb3 import PolicyAgent
 from tabletop_envs.training.train import parse_env_args

@@ -20,7 +20,7 @@ import torch
 from ray.rllib.core.columns import Columns
 
 from tabletop_envs.agents.registry import make_agent
-from tabletop_envs.training.arena import run_arena
+from tabletop_envs.evaluation import run_arena
 from tabletop_envs.training.rllib import (
     RLlibAgent,
     SelfPlayMapping,

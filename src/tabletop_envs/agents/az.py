@@ -4,7 +4,8 @@ The network (file format and forward pass) is :mod:`tabletop_envs.search.network
 :mod:`tabletop_envs.search.puct`, the input encoding and the evaluator interface
 :mod:`tabletop_envs.search.evaluator`. This module keeps :class:`AZAgent` and, for the code
 that imported them from here, the names that lived here before the search got its own package
-(plain re-exports: ``from tabletop_envs.agents.az import PolicyValueNet, run_puct`` works).
+(plain re-exports: ``from tabletop_envs.agents.az import PolicyValueNet, run_puct`` works), and
+:class:`~tabletop_envs.search.network_file.NetworkFileError`, what a bad network file raises.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from tabletop_envs.search.network import (
     META_KEYS,
     ROLLOUT_POLICIES,
     VERSION,
+    NetworkFileError,
     PolicyValueNet,
     array_shapes,
     check_meta,
@@ -44,6 +46,7 @@ __all__ = [
     "VERSION",
     "AZAgent",
     "Evaluator",
+    "NetworkFileError",
     "PolicyValueNet",
     "array_shapes",
     "check_meta",

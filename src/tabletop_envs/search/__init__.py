@@ -7,14 +7,16 @@
 - :mod:`~tabletop_envs.search.playouts`: random, greedy and planner playouts, used by both;
 - :mod:`~tabletop_envs.search.evaluator`: the evaluator interface and the network input;
 - :mod:`~tabletop_envs.search.network`: the policy-value network's file format and numpy
-  forward pass.
+  forward pass;
+- :mod:`~tabletop_envs.search.network_file`: the file's meta, its checks and its reader, which
+  refuses a bad file with :class:`~tabletop_envs.search.network_file.NetworkFileError`.
 
 This package imports the core, the games' registry and numpy only (never the agents, the
 training layer or torch).
 """
 
 from tabletop_envs.search.evaluator import Evaluator, encode, encode_batch
-from tabletop_envs.search.network import PolicyValueNet
+from tabletop_envs.search.network import NetworkFileError, PolicyValueNet
 from tabletop_envs.search.node import Node
 from tabletop_envs.search.playouts import PLAYOUTS
 from tabletop_envs.search.puct import puct_search, run_puct
@@ -23,6 +25,7 @@ from tabletop_envs.search.uct import uct_search
 __all__ = [
     "PLAYOUTS",
     "Evaluator",
+    "NetworkFileError",
     "Node",
     "PolicyValueNet",
     "encode",

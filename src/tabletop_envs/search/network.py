@@ -7,8 +7,10 @@ it read: an :class:`~tabletop_envs.search.evaluator.Evaluator` for the PUCT sear
 (:mod:`tabletop_envs.search.puct`). Training lives in :mod:`tabletop_envs.training` (torch);
 this module needs numpy only.
 
-File format (``meta`` plus float32 or float16 arrays, read with ``allow_pickle=False``; float16
-halves the file and is widened to float32 on load, which is what the forward pass uses):
+File format (an ``.npz`` archive: ``meta`` plus float32 or float16 arrays, never pickle;
+float16 halves the file and is widened to float32 on load, which is what the forward pass
+uses). :mod:`tabletop_envs.search.network_file` reads it and checks everything before any array
+is read; a bad file raises :class:`NetworkFileError` (a ValueError, re-exported here):
 
 - ``meta``: a 0-d unicode array holding a JSON object ``{"format": "tabletop_envs-az",
   "version": 1, "game": <core game name>, "params": <the game's parameters as JSON>,
@@ -28,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import zipfile
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -37,21 +39,35 @@ import numpy as np
 
 from tabletop_envs.core.game import GameState
 from tabletop_envs.search.evaluator import encode
+from tabletop_envs.search.network_file import (
+    ARRAY_DTYPES,
+    FORMAT,
+    MAX_SIMULATIONS,
+    MAX_SIZE,
+    META_KEYS,
+    ROLLOUT_POLICIES,
+    VERSION,
+    NetworkFileError,
+    array_shapes,
+    check_meta,
+    read_network,
+    shown_name,
+)
 
-#: ``meta["format"]`` of a network file.
-FORMAT = "tabletop_envs-az"
-#: ``meta["version"]`` this module writes and reads.
-VERSION = 1
-#: Keys ``meta`` must hold (more are allowed).
-META_KEYS = ("format", "version", "game", "params", "obs_dim", "num_actions", "hidden")
-#: Largest layer width or input/output size a file may declare (a guard against absurd files).
-MAX_SIZE = 1 << 20
-#: Values a file's ``"rollout_policy"`` may hold: the playout an agent plays this network with by
-#: default (the file format's key and values, unchanged; a search takes every one of
-#: :data:`tabletop_envs.search.playouts.PLAYOUTS`).
-ROLLOUT_POLICIES = ("random", "greedy")
-#: Most simulations per move an agent (or a file's default) may ask for.
-MAX_SIMULATIONS = 10**7
+__all__ = [
+    "FORMAT",
+    "MAX_SIMULATIONS",
+    "MAX_SIZE",
+    "META_KEYS",
+    "ROLLOUT_POLICIES",
+    "VERSION",
+    "NetworkFileError",
+    "PolicyValueNet",
+    "array_shapes",
+    "check_meta",
+    "game_meta",
+    "params_json",
+]
 
 
 def params_json(params: Any) -> dict[str, Any]:
@@ -79,67 +95,25 @@ def game_meta(game: GameState | type[GameState], params: Any = None) -> dict[str
 
 
 # ---- the network ------------------------------------------------------------------------------
-def array_shapes(meta: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
-    """Return the name and shape of every array a network with this (checked) meta holds."""
-    sizes = [meta["obs_dim"], *meta["hidden"]]
-    shapes: dict[str, tuple[int, ...]] = {}
-    for i in range(len(meta["hidden"])):
-        shapes[f"trunk_{i}_w"] = (sizes[i], sizes[i + 1])
-        shapes[f"trunk_{i}_b"] = (sizes[i + 1],)
-    shapes["policy_w"] = (sizes[-1], meta["num_actions"])
-    shapes["policy_b"] = (meta["num_actions"],)
-    shapes["value_w"] = (sizes[-1], 1)
-    shapes["value_b"] = (1,)
-    return shapes
-
-
-def check_meta(meta: object) -> dict[str, Any]:
-    """Return ``meta`` (a network file's JSON object) if well formed, else raise ValueError."""
-    if not isinstance(meta, dict):
-        raise ValueError(f"network meta must be a JSON object, got {type(meta).__name__}")
-    missing = [k for k in META_KEYS if k not in meta]
-    if missing:
-        raise ValueError(f"network meta misses {', '.join(missing)} (needs {', '.join(META_KEYS)})")
-    if meta["format"] != FORMAT:
-        raise ValueError(f"network meta format must be {FORMAT!r}, got {meta['format']!r}")
-    if meta["version"] != VERSION or type(meta["version"]) is not int:
-        raise ValueError(
-            f"network meta version {meta['version']!r} is not supported; this library reads "
-            f"version {VERSION}"
+def _checked_array(key: str, value: object, shape: tuple[int, ...]) -> np.ndarray:
+    """Return a read-only float32 copy of network array ``key``; NetworkFileError if malformed."""
+    if not isinstance(value, np.ndarray) or value.dtype not in ARRAY_DTYPES:
+        kind = value.dtype if isinstance(value, np.ndarray) else type(value).__name__
+        raise NetworkFileError(
+            f"network array {key} must be a float32 (or float16) numpy array, got {kind}",
+            f"{key}.npy",
         )
-    if not isinstance(meta["game"], str) or not meta["game"]:
-        raise ValueError(f"network meta game must be a game name, got {meta['game']!r}")
-    if not isinstance(meta["params"], dict):
-        raise ValueError(f"network meta params must be a JSON object, got {meta['params']!r}")
-    for key in ("obs_dim", "num_actions"):
-        value = meta[key]
-        if type(value) is not int or not 1 <= value <= MAX_SIZE:
-            raise ValueError(f"network meta {key} must be an int in 1..{MAX_SIZE}, got {value!r}")
-    hidden = meta["hidden"]
-    if not isinstance(hidden, list) or not all(
-        type(h) is int and 1 <= h <= MAX_SIZE for h in hidden
-    ):
-        raise ValueError(
-            f"network meta hidden must be a list of layer widths (ints in 1..{MAX_SIZE}), "
-            f"got {hidden!r}"
+    if value.shape != shape:
+        raise NetworkFileError(
+            f"network array {key} must have shape {shape}, got {value.shape}", f"{key}.npy"
         )
-    if "simulations" in meta and (
-        type(meta["simulations"]) is not int or not 0 <= meta["simulations"] <= MAX_SIMULATIONS
-    ):
-        raise ValueError(
-            f"network meta simulations must be an int in 0..{MAX_SIMULATIONS}, got "
-            f"{meta['simulations']!r}"
+    if not np.isfinite(value).all():
+        raise NetworkFileError(
+            f"network array {key} holds non-finite values (nan or inf)", f"{key}.npy"
         )
-    if "rollout_weight" in meta:
-        w = meta["rollout_weight"]
-        if type(w) not in (int, float) or not 0 <= w <= 1:
-            raise ValueError(f"network meta rollout_weight must be a number in [0, 1], got {w!r}")
-    if "rollout_policy" in meta and meta["rollout_policy"] not in ROLLOUT_POLICIES:
-        raise ValueError(
-            f"network meta rollout_policy must be one of {', '.join(ROLLOUT_POLICIES)}, got "
-            f"{meta['rollout_policy']!r}"
-        )
-    return meta
+    copy = value.astype(np.float32)  # always a copy
+    copy.setflags(write=False)
+    return copy
 
 
 def _sparse_matmul(x: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -159,7 +133,8 @@ class PolicyValueNet:
 
     Build one from a file (:meth:`load`), from ``meta`` and its arrays (the trainer exports
     this way), or with random weights (:meth:`initial`). Everything is checked on construction:
-    a malformed network raises ValueError naming the key or shape that is wrong.
+    a malformed network raises NetworkFileError (a ValueError) naming the key or shape that is
+    wrong.
     """
 
     def __init__(self, meta: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
@@ -167,28 +142,19 @@ class PolicyValueNet:
         shapes = array_shapes(self.meta)
         missing = [k for k in shapes if k not in arrays]
         if missing:
-            raise ValueError(f"network misses arrays {', '.join(missing)}")
+            raise NetworkFileError(
+                f"network misses arrays {', '.join(missing)}", f"{missing[0]}.npy"
+            )
         extra = sorted(set(arrays) - set(shapes))
         if extra:
-            raise ValueError(
+            raise NetworkFileError(
                 f"network has unexpected arrays {', '.join(extra)}; a network with hidden="
-                f"{self.meta['hidden']} holds {', '.join(shapes)}"
+                f"{self.meta['hidden']} holds {', '.join(shapes)}",
+                f"{extra[0]}.npy",
             )
         self.arrays: dict[str, np.ndarray] = {}
         for key, shape in shapes.items():
-            value = arrays[key]
-            if not isinstance(value, np.ndarray) or value.dtype not in (np.float32, np.float16):
-                kind = value.dtype if isinstance(value, np.ndarray) else type(value).__name__
-                raise ValueError(
-                    f"network array {key} must be a float32 (or float16) numpy array, got {kind}"
-                )
-            if value.shape != shape:
-                raise ValueError(f"network array {key} must have shape {shape}, got {value.shape}")
-            if not np.isfinite(value).all():
-                raise ValueError(f"network array {key} holds non-finite values (nan or inf)")
-            copy = value.astype(np.float32)  # always a copy
-            copy.setflags(write=False)
-            self.arrays[key] = copy
+            self.arrays[key] = _checked_array(key, arrays[key], shape)
         depth = len(self.meta["hidden"])
         self._trunk = [
             (self.arrays[f"trunk_{i}_w"], self.arrays[f"trunk_{i}_b"]) for i in range(depth)
@@ -309,42 +275,20 @@ class PolicyValueNet:
         return cls(meta, arrays)
 
     @classmethod
-    def load(cls, source: str | Path | IO[bytes]) -> PolicyValueNet:
-        """Read a network file (a path or a binary file object); ValueError if malformed.
+    def load(cls, source: str | os.PathLike[str] | IO[bytes]) -> PolicyValueNet:
+        """Read a network file (a path or a seekable binary file object).
 
-        The file is untrusted: it is read without pickle and every key, shape and value is
-        checked before the network is built.
+        The file is untrusted: it is read without pickle, and its names, sizes, dtypes and
+        shapes are checked from the zip directory and the array headers before any array is
+        read (:func:`~tabletop_envs.search.network_file.read_network`), its values when the
+        network is built. Anything wrong, a missing file included, raises
+        :class:`NetworkFileError` (a ValueError) naming the member and what is valid.
         """
-        name = str(source) if isinstance(source, (str, Path)) else "network file"
+        meta, arrays = read_network(source)
         try:
-            data = np.load(source, allow_pickle=False)
-        except FileNotFoundError:
-            raise ValueError(f"no network file at {name}") from None
-        except (ValueError, OSError, EOFError) as err:
-            raise ValueError(f"{name} is not a readable network file (.npz): {err}") from None
-        if not isinstance(data, np.lib.npyio.NpzFile):
-            raise ValueError(f"{name} is not a network file: a single .npy array, not an .npz")
-        try:
-            with data:
-                raw = {key: data[key] for key in data.files}
-        except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError) as err:
-            raise ValueError(f"{name} is not a readable network file (.npz): {err}") from None
-        if "meta" not in raw:
-            raise ValueError(f"{name} has no 'meta' entry: not a {FORMAT} network file")
-        meta_array = raw.pop("meta")
-        if meta_array.ndim != 0 or meta_array.dtype.kind != "U":
-            raise ValueError(
-                f"{name}: 'meta' must be a 0-d unicode array holding JSON, got "
-                f"dtype {meta_array.dtype} shape {meta_array.shape}"
-            )
-        try:
-            meta = json.loads(str(meta_array[()]))
-        except (ValueError, RecursionError) as err:
-            raise ValueError(f"{name}: 'meta' is not valid JSON ({err})") from None
-        try:
-            return cls(check_meta(meta), raw)
-        except ValueError as err:
-            raise ValueError(f"{name}: {err}") from None
+            return cls(meta, arrays)
+        except NetworkFileError as err:
+            raise NetworkFileError(f"{shown_name(source)}: {err}", err.member) from None
 
     def save(self, target: str | Path | IO[bytes], dtype: str = "float32") -> None:
         """Write the network as an ``.npz`` file that :meth:`load` reads back.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import json
 import warnings
 from importlib.resources import files
@@ -223,29 +222,6 @@ def test_old_spec_options_warn_and_mean_the_same(tmp_path):
         make_agent("mcts:playout=random", "iris_v0")
 
 
-# ---- the layers --------------------------------------------------------------------------------
-def _imports(path: Path) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-    return names
-
-
-def test_search_imports_no_player_nor_anything_above():
-    files_ = sorted((SRC / "search").glob("*.py"))
-    assert SRC / "search" / "puct.py" in files_
-    above = ("agents", "evaluation", "training", "cli", "watch", "replay")
-    for path in files_:
-        for module in _imports(path):
-            parts = module.split(".")
-            assert parts[0] != "torch", f"{path.name} imports {module}"
-            assert parts[0] != "tabletop_envs" or parts[1] not in above, (
-                f"{path.name} imports {module}"
-            )
-
-
+# ---- the layers (tests/test_architecture.py checks every import; this the registry's words)
 def test_the_agent_registry_names_no_training_module():
     assert "tabletop_envs.training" not in (SRC / "agents" / "registry.py").read_text()

@@ -145,15 +145,14 @@ TRAINING_ONLY = ("torch", "stable_baselines3", "sb3_contrib")
 def test_torch_and_sb3_only_in_training():
     """The library below training runs on numpy alone (the experts play without torch)."""
     bad = []
-    for name, (path, tree) in modules().items():
+    for name, (_path, tree) in modules().items():
         if layer(name) >= LAYERS["training"]:
             continue
         for node in _import_nodes(tree, runtime_only=False):
-            targets = (
-                [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else [node.module or ""]
-            )
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                targets = [node.module or ""]
             bad += [f"{name} imports {t}" for t in targets if t.split(".")[0] in TRAINING_ONLY]
     assert not bad, "\n".join(bad)
 

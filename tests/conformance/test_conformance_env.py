@@ -35,6 +35,6 @@ def test_make_errors_list_valid_values(name: str) -> None:
         make(name.replace("_v", "_nosuch_v"))
     assert all(n in str(info.value) for n in registered_envs()), info.value
     with pytest.raises(InvalidParameterError, match="'ansi'"):
-        make(name, render_mode="human")
+        make(name, render_mode="window")
     with pytest.raises(InvalidParameterError, match="'penalize'"):
         make(name, illegal_action="ignore")

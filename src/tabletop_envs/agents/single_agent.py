@@ -27,6 +27,7 @@ from tabletop_envs.core.config import quote
 from tabletop_envs.core.errors import InvalidParameterError, ResetNeededError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_bool, check_choice
+from tabletop_envs.envs.aec import RENDER_MODES
 from tabletop_envs.envs.registry import env_spec, make
 
 #: How the learner's seat is chosen at each reset.
@@ -139,7 +140,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
     end, the game's result details and ``learner_return``.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array", "svg"], "render_fps": 1}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(
         self,
@@ -284,7 +285,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         aec = self.aec
         if self._done:
             raise RuntimeError(f"{self.env_name}: call reset() before step() (episode over)")
-        aec.step(int(np.asarray(action).reshape(-1)[0]))
+        aec.step(action)  # checked by the core as in the AEC env: refused per illegal_action
         if aec.terminations[aec.possible_agents[self.learner_seat]]:  # illegal, penalized
             return self._end()
         self._play_opponents()
@@ -316,7 +317,8 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         return game.legal_mask().astype(bool)
 
     def render(self) -> Any:
-        """Render the position with the wrapped env's ``render_mode`` (text, array or SVG)."""
+        """Render the position with the wrapped env's ``render_mode`` (text, array or SVG;
+        ``"human"`` prints the text and returns None)."""
         return self.aec.render()
 
     def _state(self) -> GameState:

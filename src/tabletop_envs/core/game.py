@@ -47,6 +47,21 @@ _JSON_KEYS = ("format", "game", "params", "rng", "state")
 TERMINAL = -1
 
 
+def as_action_id(action: object) -> int | None:
+    """Return ``action`` as an int if it is an integer action id, else None.
+
+    An integer id is a Python or NumPy integer, or a 0-d NumPy integer array (what
+    ``Discrete.contains`` accepts and vectorised clients pass). Bools, floats, strings and
+    arrays of any other shape or dtype are not ids, even when they hold a whole number. The
+    one type check of every view (AEC, Parallel, Gymnasium).
+    """
+    if isinstance(action, (int, np.integer)):
+        return None if isinstance(action, bool) else int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    return None
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Static facts of a game under one parameter set (declared once, checked by tests)."""
@@ -338,13 +353,14 @@ class GameState(ABC):
     def _check_action_type(self, action: object) -> int:
         """Return ``action`` as an int if it is an integer id in range, else raise."""
         n = self.spec.num_actions
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        action_id = as_action_id(action)
+        if action_id is None:
             raise self._illegal(action, f"an action is an integer id from 0 to {n - 1}")
-        if not 0 <= action < n:
+        if not 0 <= action_id < n:
             raise self._illegal(action, f"action ids run from 0 to {n - 1}")
         if self.is_terminal:
             raise self._illegal(action, "the game is over")
-        return int(action)
+        return action_id
 
     # ---- copies and persistence -----------------------------------------------------------
     def clone(self: S) -> S:

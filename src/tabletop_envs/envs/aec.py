@@ -25,7 +25,8 @@ from tabletop_envs.core.game import TERMINAL, GameState
 from tabletop_envs.core.params import check_choice
 from tabletop_envs.core.registration import EnvSpec
 
-RENDER_MODES = ("ansi", "rgb_array", "svg")
+#: ``"human"`` prints the ``"ansi"`` text to stdout and returns None, as PettingZoo envs do.
+RENDER_MODES = ("human", "ansi", "rgb_array", "svg")
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
 #: Reward of the mover whose illegal action ends the game under ``illegal_action="penalize"``.
 ILLEGAL_ACTION_REWARD = -1.0
@@ -325,7 +326,8 @@ class TabletopEnv(AECEnv):
         return super().agent_iter(max_iter)
 
     def render(self) -> str | np.ndarray | None:
-        """Return the position as ansi text, an RGB array or an SVG string (``render_mode``).
+        """Return the position as ansi text, an RGB array or an SVG string (``render_mode``);
+        ``"human"`` prints the ansi text to stdout and returns None.
 
         Where the game hides information, every mode shows what ``game.render_text()`` shows
         (the public position; Isis & Osiris: the seat to move's view). See each game's page.
@@ -339,6 +341,9 @@ class TabletopEnv(AECEnv):
         game = self._game()
         if self.render_mode == "ansi":
             return game.render_text()
+        if self.render_mode == "human":
+            print(game.render_text(), flush=True)
+            return None
         from tabletop_envs.render.draw import to_rgb, to_svg
 
         picture = self.env_spec.load_image()(game)

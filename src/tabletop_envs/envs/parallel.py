@@ -17,7 +17,7 @@ import numpy as np
 from pettingzoo import ParallelEnv
 
 from tabletop_envs.core.errors import IllegalActionError
-from tabletop_envs.core.game import GameState
+from tabletop_envs.core.game import GameState, as_action_id
 from tabletop_envs.core.registration import EnvSpec
 from tabletop_envs.envs.aec import ILLEGAL_ACTION_REWARD, TabletopEnv
 
@@ -164,7 +164,7 @@ class TabletopParallelEnv(ParallelEnv):
                     f"{game.game_name}: acting_seats() listed seat {seat} but seat "
                     f"{game.current_player} is to move"
                 )
-            game.apply(int(action))
+            game.apply(int(action))  # an id: _check_choice passed it
         return {}
 
     def _observations(self, agents: list[str]) -> dict[str, Obs]:
@@ -178,7 +178,8 @@ class TabletopParallelEnv(ParallelEnv):
         return out
 
     def render(self) -> str | np.ndarray | None:
-        """Return the ansi text or the RGB image of the position (per ``render_mode``)."""
+        """Return the ansi text, RGB image or SVG of the position (per ``render_mode``);
+        ``"human"`` prints the text and returns None."""
         return self._aec.render()
 
     def state(self) -> np.ndarray:
@@ -195,12 +196,13 @@ class TabletopParallelEnv(ParallelEnv):
 def _check_choice(game: GameState, seat: int, action: Any) -> IllegalActionError | None:
     """Return the error for ``seat``'s ``action`` of a joint step, or None if it is legal."""
     n = game.spec.num_actions
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    action_id = as_action_id(action)
+    if action_id is None:
         return IllegalActionError(action, seat, f"an action is an integer id from 0 to {n - 1}")
-    if not 0 <= action < n:
+    if not 0 <= action_id < n:
         return IllegalActionError(action, seat, f"action ids run from 0 to {n - 1}")
     mask = game.legal_mask_of(seat)
-    if not mask[action]:
+    if not mask[action_id]:
         legal = np.flatnonzero(mask).tolist()
         return IllegalActionError(
             action, seat, f"not among this seat's legal actions this round {legal}"

@@ -4,7 +4,8 @@ with the AEC env.
 Which of ``pettingzoo.test`` apply:
 
 * ``api_test`` on ``env()`` (illegal actions penalized) and on ``raw_env()`` (they raise),
-  ``seed_test``, ``render_test`` (ansi; rgb_array and svg when the env has a picture),
+  ``seed_test``, ``render_test`` (human, ansi; rgb_array and svg when the env has a picture;
+  on the AEC env and the Parallel view),
   ``parallel_api_test`` and ``parallel_seed_test`` on the Parallel view: run here.
 * ``max_cycles_test``: no — the envs have no ``max_cycles`` (games end by their rules, within
   ``spec.max_game_length``, checked in the playouts).
@@ -12,8 +13,8 @@ Which of ``pettingzoo.test`` apply:
   views); the spaces check checks that it says so.
 * ``bombardment_test``: no — it repeats ``api_test``'s observation checks over many resets; the
   seeded random playouts check more, every agent every step.
-* ``manual_control_test``, ``performance_benchmark``, ``test_save_obs``: not conformance (a
-  human render mode, a speed print, image files).
+* ``manual_control_test``, ``performance_benchmark``, ``test_save_obs``: not conformance
+  (keyboard play, a speed print, image files).
 """
 
 from __future__ import annotations
@@ -82,33 +83,52 @@ def _nonempty_image(image: np.ndarray) -> bool:
 
 
 def check_render(case: Case) -> None:
-    """``render_test`` over the render modes: ansi text, and the rgb_array image and svg text of
-    the env's picture when it declares one (``EnvSpec.image``)."""
+    """``render_test`` over the render modes: human (the ansi text printed, None returned),
+    ansi text, and the rgb_array image and svg text of the env's picture when it declares one
+    (``EnvSpec.image``); the Parallel view renders the same way."""
     from pettingzoo.test import render_test
-
-    def env_fn(render_mode: str | None = None) -> Any:
-        # render_test first builds the env with render_mode="human" only to read
-        # metadata["render_modes"]; the library has no human mode, so that probe gets None.
-        return case.make(render_mode=None if render_mode == "human" else render_mode)
 
     def text_ok(text: Any) -> bool:
         return isinstance(text, str) and text.strip() != ""
 
+    check_human_render(case)
     if env_spec(case.name).image is None:
         env = case.make(render_mode="ansi")
         env.reset(seed=case.seed)
         assert text_ok(env.render()), "render() in ansi mode gave no text"
         return
-    assert set(env_fn().metadata["render_modes"]) == {"ansi", "rgb_array", "svg"}
-    with _quiet(None, "render_test"):
-        render_test(
-            env_fn,
-            custom_tests={
-                "ansi": text_ok,
-                "rgb_array": _nonempty_image,
-                "svg": lambda text: isinstance(text, str) and text.startswith("<svg "),
-            },
-        )
+    from pettingzoo.utils.conversions import parallel_to_aec
+
+    def parallel_fn(render_mode: str | None = None) -> Any:
+        # render_test plays through the AEC API: PettingZoo's own wrapper of the Parallel view
+        return parallel_to_aec(case.make_parallel(render_mode=render_mode))
+
+    env_fns: tuple[Any, ...] = (case.make, parallel_fn)
+    for env_fn in env_fns:
+        modes = env_fn(render_mode="human").metadata["render_modes"]
+        assert set(modes) == {"human", "ansi", "rgb_array", "svg"}, modes
+        with _quiet(None, "render_test"):
+            render_test(
+                env_fn,
+                custom_tests={
+                    "ansi": text_ok,
+                    "rgb_array": _nonempty_image,
+                    "svg": lambda text: isinstance(text, str) and text.startswith("<svg "),
+                },
+            )
+
+
+def check_human_render(case: Case) -> None:
+    """``render_mode="human"`` prints the ansi text (and a newline) and returns None."""
+    ansi = case.make(render_mode="ansi")
+    human = case.make(render_mode="human")
+    ansi.reset(seed=case.seed)
+    human.reset(seed=case.seed)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        result = human.render()
+    assert result is None, f"render() in human mode returned {type(result).__name__}"
+    assert out.getvalue() == f"{ansi.render()}\n", "human mode did not print the ansi text"
 
 
 # ---- the Parallel view ---------------------------------------------------------------------

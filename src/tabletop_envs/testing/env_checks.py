@@ -300,11 +300,13 @@ def check_env_copies(case: Case) -> None:
 
 
 def _illegal_actions(env: Any, rng: np.random.Generator) -> list[Any]:
-    """Return a few actions the mover may not play: masked-out ids, out of range, wrong type."""
+    """Return a few actions the mover may not play: masked-out ids, out of range, wrong type
+    (a float, string, bool or None, and arrays that are not 0-d integer arrays)."""
     mask = env.observe(env.agent_selection)["action_mask"]
     masked_out = rng.permutation(np.flatnonzero(mask == 0))[:2].tolist()
     n = env.game_spec.num_actions
-    return [*masked_out, n, -1, np.int64(n + 1), 1.5, "0", True]
+    wrong_type = [1.5, "0", True, None, np.array(1.0), np.array([0]), np.bool_(True)]
+    return [*masked_out, n, -1, np.int64(n + 1), np.array(n), *wrong_type]
 
 
 def check_raw_env_rejects(case: Case, steps: int) -> None:
@@ -323,7 +325,7 @@ def check_raw_env_rejects(case: Case, steps: int) -> None:
             raise AssertionError(f"after {steps} steps: step({action!r}) was accepted")
         assert env.game.to_json() == text, f"rejected {action!r} changed the game"
         assert _env_view(env) == view, f"rejected {action!r} changed the env bookkeeping"
-    env.step(random_action(env.game, rng))  # the env still plays
+    env.step(np.array(random_action(env.game, rng)))  # the env still plays a 0-d int array
 
 
 def check_env_penalizes(case: Case, steps: int) -> None:

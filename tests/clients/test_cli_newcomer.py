@@ -141,3 +141,22 @@ def test_irk_legal_moves_are_grouped_and_wrapped() -> None:
         if not line.startswith("    "):  # a group's first line: one row of the table
             rows = set(re.findall(r"place at \((-?\d+),", line))
             assert len(rows) == 1
+
+
+# ---- the README as a newcomer runs it (issue 23, item 11) ---------------------------------------
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_readme_installs_build_before_it_builds() -> None:
+    text = README.read_text()
+    for block in re.findall(r"```bash\n(.*?)```", text, re.S):
+        code = "\n".join(line.split("#")[0] for line in block.splitlines())  # comments aside
+        if "python -m build" in code:
+            assert "pip install build" in code.split("python -m build")[0], block
+
+
+def test_readme_says_what_the_main_job_model_does_not_beat() -> None:
+    section = README.read_text().split("Set up and run the main job", 1)[1].split("```", 1)[0]
+    prose = " ".join(section.split())
+    assert "beats `random`" in prose and "94.0%" in prose
+    assert "does **not** beat `greedy`" in prose and "4.5%" in prose

@@ -299,11 +299,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from tabletop_envs.evaluation.arena import evaluate
 
     config: ArenaConfig = _config(ArenaConfig, args)
-
-    def progress(done: int, total: int) -> None:
-        print(f"\r{done}/{total} games", end="" if done < total else "\n", file=sys.stderr)
-
-    result = evaluate(config, progress)
+    result = evaluate(config, progress_printer(sys.stderr))
     print(result.table())
     if config.json:
         Path(config.json).write_text(result.to_json() + "\n")
@@ -311,13 +307,31 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def progress_printer(stream: TextIO, lines: int = 10) -> Callable[[int, int], None]:
+    """Return a progress callback writing to ``stream``.
+
+    On a terminal one line is rewritten in place (``\\r``); elsewhere (a pipe, a file, a log)
+    about ``lines`` whole lines are written, each ending with a newline, the last at the end.
+    """
+    tty = stream.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if tty:
+            print(f"\r{done}/{total} games", end="" if done < total else "\n", file=stream)
+        elif done == total or done % max(1, total // lines) == 0:
+            print(f"{done}/{total} games", file=stream)
+        stream.flush()
+
+    return progress
+
+
 # ---- watch / replay ---------------------------------------------------------------------------
 def cmd_watch(args: argparse.Namespace) -> int:
     """Play one game between ``--agents`` and show it (text, GIF, SVG frames, record)."""
-    from tabletop_envs.watch import show, split_agents, watch
+    from tabletop_envs.watch import show, watch
 
     config: WatchConfig = _config(WatchConfig, args)
-    record = watch(config.env, split_agents(config.agents), config.seed, config.params)
+    record = watch(config.env, config.agents, config.seed, config.params)
     if config.record:
         record.save(config.record)
         print(f"wrote {config.record}")

@@ -28,7 +28,7 @@ from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec
 from tabletop_envs.evaluation.paths import file_problem, folder_problem
-from tabletop_envs.evaluation.play import GameConfig, play_seated
+from tabletop_envs.evaluation.play import GameConfig, agents_help, play_seated, split_agents
 from tabletop_envs.render.draw import Drawing, Text, to_rgb, to_svg
 from tabletop_envs.replay import GameRecord
 
@@ -54,6 +54,7 @@ class ShowConfig(Config):
 
     def check(self) -> None:
         """Refuse a GIF without Pillow before anything is played."""
+        super().check()
         if self.gif is not None and importlib.util.find_spec("PIL") is None:
             raise InvalidParameterError(f"gif: writing a GIF needs Pillow: {PILLOW_HINT}")
 
@@ -63,11 +64,13 @@ class SeatedConfig(GameConfig):
     """A game and the agents in its seats."""
 
     agents: tuple[str, ...] = setting(
-        ("greedy",),
-        help="agent specs in seat order, comma-separated (e.g. greedy,mcts:iterations=50); "
-        "fewer than the seats repeat; sb3: and rllib: files are pickles: load only files you "
-        "trust",
+        ("greedy",), help=agents_help("agent specs in seat order; fewer than the seats repeat")
     )
+
+    def check(self) -> None:
+        """Read the agents as :func:`~.play.split_agents` does (spaces or commas)."""
+        super().check()
+        object.__setattr__(self, "agents", tuple(split_agents(self.agents)))
 
 
 @dataclass
@@ -97,25 +100,6 @@ class ReplayConfig(ShowConfig):
 
     record: str = setting("", help="game record file written by 'watch --record'", cli=False)
     step: bool = setting(False, help="step forward and back interactively")
-
-
-def split_agents(specs: Sequence[str]) -> list[str]:
-    """Return agent specs from ``["greedy,mcts:iterations=50,c=2", "random"]``-style arguments.
-
-    Commas separate agents, except that a piece of the form ``key=value`` (no ``:``) continues
-    the previous agent's options.
-    """
-    agents: list[str] = []
-    for piece in (p.strip() for spec in specs for p in spec.split(",")):
-        if not piece:
-            continue
-        if "=" in piece and ":" not in piece and agents:
-            agents[-1] += "," + piece
-        else:
-            agents.append(piece)
-    if not agents:
-        raise ValueError("name at least one agent, e.g. --agents greedy,mcts")
-    return agents
 
 
 def watch(

@@ -113,10 +113,43 @@ def parse_move(game: GameState, text: str) -> int:
     return action
 
 
-def legal_moves_text(game: GameState) -> str:
-    """Return the legal moves as ``name (#id)`` items."""
+#: Up to this many legal moves are listed on one line; more are grouped and wrapped.
+ONE_LINE_MOVES = 12
+#: The width the grouped list of legal moves is wrapped at.
+MOVES_WIDTH = 100
+
+
+def _group(name: str) -> str:
+    """Return the group of a move's name: its words up to its first number (Irk: the row)."""
+    match = re.match(r"\D*-?\d+", name)
+    return match.group(0) if match else name
+
+
+def legal_moves_text(game: GameState, width: int = MOVES_WIDTH) -> str:
+    """Return every legal move as a ``name (#id)`` item.
+
+    A few fit on one line; more are grouped by the start of their names up to its first number
+    (Irk: the row of a placement, Iris: the first coordinate), one group per line, wrapped at
+    ``width`` columns.
+    """
     legal = np.flatnonzero(game.legal_mask()).tolist()
-    return "legal moves: " + ", ".join(f"{game.action_to_string(a)} (#{a})" for a in legal)
+    items = [(game.action_to_string(a), f"{game.action_to_string(a)} (#{a})") for a in legal]
+    if len(items) <= ONE_LINE_MOVES:
+        return "legal moves: " + ", ".join(item for _, item in items)
+    groups: dict[str, list[str]] = {}
+    for name, item in items:
+        groups.setdefault(_group(name), []).append(item)
+    lines = [f"legal moves ({len(items)}):"]
+    for group in groups.values():
+        line = "  " + group[0]
+        for item in group[1:]:
+            if len(line) + 2 + len(item) > width:
+                lines.append(line)
+                line = "    " + item
+            else:
+                line += "  " + item
+        lines.append(line)
+    return "\n".join(lines)
 
 
 class HumanAgent(Agent):

@@ -39,8 +39,10 @@ from tabletop_envs.evaluation.play import (
     PlayedGame,
     Progress,
     agent_names,
+    agents_help,
     lineups,
     play_games,
+    split_agents,
 )
 from tabletop_envs.evaluation.stats import fit_elo, wilson
 
@@ -119,9 +121,10 @@ class ArenaResult:
     def table(self) -> str:
         """Return a text table: per agent W/D/L, rates with 95% CIs, score, Elo, time per move."""
         kw = ", ".join(f"{k}={v!r}" for k, v in self.env_kwargs.items())
+        name = f"{self.env_name}({kw})" if kw else self.env_name
         lines = [
-            f"{self.env_name}({kw}): {self.games} games, {self.num_players} seats, seed "
-            f"{self.seed}, mean length {self.mean_length:.1f} steps",
+            f"{name}: {self.games} games, {self.num_players} seats, seed {self.seed}, "
+            f"mean length {self.mean_length:.1f} steps",
         ]
         if self.games % self.lineup_cycle:
             lines.append(f"(seat balance is exact for multiples of {self.lineup_cycle} games)")
@@ -304,13 +307,7 @@ class ArenaConfig(GameConfig):
         "Wilson intervals (and Elo for 3+ agents)."
     )
 
-    agents: tuple[str, ...] = setting(
-        ("random", "greedy"),
-        help="agent specs: random, greedy, mcts[:iterations=N,c=X,playout=random|greedy], "
-        "sb3:PATH[,sample] (most likely move unless ',sample'), rllib:CHECKPOINT; sb3 models "
-        "and rllib checkpoints are pickles, which run code when loaded: load only files you "
-        "trust",
-    )
+    agents: tuple[str, ...] = setting(("random", "greedy"), help=agents_help("agent specs"))
     threads: int = setting(
         1,
         help="torch threads for sb3: agents that name none (1: the fastest for these small "
@@ -333,6 +330,11 @@ class ArenaConfig(GameConfig):
         None,
         help="with --ray: the Ray cluster to join (default: RAY_ADDRESS, else a local instance)",
     )
+
+    def check(self) -> None:
+        """Read the agents as :func:`~.play.split_agents` does (spaces or commas)."""
+        super().check()
+        object.__setattr__(self, "agents", tuple(split_agents(self.agents)))
 
 
 def evaluate(config: ArenaConfig, progress: Progress | None = None) -> ArenaResult:

@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.registry import agent_names as registered_agents
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import Config, setting
-from tabletop_envs.core.errors import IllegalActionError
+from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import make
 
@@ -39,6 +40,57 @@ class GameConfig(Config):
         metavar="KEY=VALUE",
     )
     seed: int = setting(0, help="seed")
+
+
+#: How ``--agents`` is read, for the help of every command that takes it.
+AGENTS_RULE = (
+    "separate agents by spaces or commas: 'greedy mcts' = 'greedy,mcts'; a comma-separated "
+    "piece without ':' that is not an agent name (c=2, sample) continues the previous "
+    "agent's options: 'greedy,mcts:iterations=50,c=2' is two agents"
+)
+
+#: The spec syntax of the agents people use most (the rest: docs/agents.md).
+COMMON_SPECS = (
+    "mcts[:iterations=N,c=X,playout=random|greedy|planner]",
+    "expert[:simulations=N]",
+    "az:PATH[,simulations=N,c=X]",
+    "sb3:PATH[,sample] (most likely move unless ',sample')",
+    "rllib:CHECKPOINT[,sample]",
+)
+
+
+def agents_help(what: str) -> str:
+    """Return the help of an ``--agents`` option: ``what`` it is, the rule, the registry's names."""
+    return (
+        f"{what}; {AGENTS_RULE}. Agents: {', '.join(registered_agents())}; e.g. "
+        f"{', '.join(COMMON_SPECS)}. sb3 models and rllib checkpoints are pickles, which run "
+        "code when loaded: load only files you trust"
+    )
+
+
+def split_agents(specs: Sequence[str]) -> list[str]:
+    """Return agent specs from ``["greedy,mcts:iterations=50,c=2", "random"]``-style arguments.
+
+    Spaces (separate arguments) and commas both separate agents, except that a comma-separated
+    piece without ``:`` that is not an agent name (``c=2``, ``sample``) continues the previous
+    agent's options (:data:`AGENTS_RULE`).
+    """
+    names = set(registered_agents())
+    agents: list[str] = []
+    for spec in specs:
+        start = len(agents)
+        for piece in (p.strip() for p in spec.split(",")):
+            if not piece:
+                continue
+            option = ":" not in piece and "=" in piece  # continues even the previous argument
+            flag = ":" not in piece and piece not in names and len(agents) > start
+            if (option or flag) and agents:
+                agents[-1] += "," + piece
+            else:
+                agents.append(piece)
+    if not agents:
+        raise InvalidParameterError("agents: name at least one agent, e.g. --agents greedy mcts")
+    return agents
 
 
 def game_seeds(seed: int, game: int, num_players: int) -> tuple[int, list[int]]:
@@ -218,13 +270,16 @@ def play_games(
 
 
 __all__ = [
+    "AGENTS_RULE",
     "GameConfig",
     "PlayedGame",
     "Progress",
     "agent_names",
+    "agents_help",
     "game_seeds",
     "lineups",
     "play_game",
     "play_games",
     "play_seated",
+    "split_agents",
 ]

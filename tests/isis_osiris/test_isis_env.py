@@ -43,7 +43,7 @@ def test_entry_module_builds_registered_envs(num_players: int) -> None:
         ({"num_players": 5}, "num_players must be from 2 to 4"),
         ({"memory": "yes"}, "memory must be True or False"),
         ({"reward": "points"}, "'win_loss', 'score'"),
-        ({"render_mode": "human"}, "'ansi', 'rgb_array'"),
+        ({"render_mode": "bogus"}, "'human', 'ansi', 'rgb_array'"),
         ({"board_size": 6}, "board_size"),
     ],
 )

@@ -73,3 +73,31 @@ def mid_game_states(name: str, params: dict[str, Any], seed: int) -> list[GameSt
 def mid_game_env(name: str, params: dict[str, Any], seed: int, steps: int, **kwargs: Any) -> Any:
     """Return an env reset with ``seed`` and played up to ``steps`` random legal steps."""
     return play.mid_game_env(play.Case.of(name, params), seed, steps, **kwargs)
+
+
+# ---- JSON documents taken apart, for the fuzzing of saved states and records -----------------
+def json_paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Return the path of every node under ``value`` (dict keys and list indices)."""
+    out = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += json_paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            out += json_paths(item, (*prefix, i))
+    return out
+
+
+def json_get(value: Any, path: tuple[Any, ...]) -> Any:
+    """Return the node of ``value`` at ``path``."""
+    for key in path:
+        value = value[key]
+    return value
+
+
+def json_set(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    """Put ``new`` at ``path`` in ``value`` (in place); return the document (``new`` at ())."""
+    if not path:
+        return new
+    json_get(value, path[:-1])[path[-1]] = new
+    return value

@@ -23,7 +23,15 @@ from hypothesis import strategies as st
 
 from tabletop_envs.core.errors import IllegalActionError, InvalidStateError
 from tabletop_envs.core.game import TERMINAL, GameState
-from tests.conformance.cases import CASES, game_class, random_actions, random_trajectory
+from tests.conformance.cases import (
+    CASES,
+    game_class,
+    json_get,
+    json_paths,
+    json_set,
+    random_actions,
+    random_trajectory,
+)
 from tests.golden.tracing import all_cases
 
 #: Seeds of the random games whose states are mutated.
@@ -32,39 +40,12 @@ SEEDS = range(6)
 CI_EXAMPLES = 60
 SLOW_EXAMPLES_PER_GAME = 10_000
 
-JSONish = Any
-
 
 @cache
 def _saved(name: str, params_key: str, seed: int) -> tuple[str, ...]:
     """Return the JSON of every state of one seeded random game of a case."""
     params = json.loads(params_key)
     return tuple(state.to_json() for state in random_trajectory(name, params, seed))
-
-
-def _paths(value: JSONish, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Return the path of every node under ``value`` (dict keys and list indices)."""
-    out = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out += _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            out += _paths(item, (*prefix, i))
-    return out
-
-
-def _get(value: JSONish, path: tuple[Any, ...]) -> JSONish:
-    for key in path:
-        value = value[key]
-    return value
-
-
-def _set(value: JSONish, path: tuple[Any, ...], new: JSONish) -> JSONish:
-    if not path:
-        return new
-    _get(value, path[:-1])[path[-1]] = new
-    return value
 
 
 _LEAVES = st.one_of(
@@ -89,13 +70,13 @@ def mutated_text(draw: st.DrawFn, name: str, params: dict[str, Any]) -> str:
         return text[: draw(st.integers(0, len(text) - 1))]  # truncated
     data = json.loads(text)
     for _ in range(draw(st.integers(1, 3))):
-        path = draw(st.sampled_from(_paths(data)))
-        old = _get(data, path)
+        path = draw(st.sampled_from(json_paths(data)))
+        old = json_get(data, path)
         kind = draw(st.integers(0, 5))
         if kind == 0:  # any value
-            data = _set(data, path, draw(_LEAVES))
+            data = json_set(data, path, draw(_LEAVES))
         elif kind == 1 and type(old) is int:  # a near number
-            data = _set(data, path, old + draw(st.sampled_from([-2, -1, 1, 2, 7])))
+            data = json_set(data, path, old + draw(st.sampled_from([-2, -1, 1, 2, 7])))
         elif kind == 2 and isinstance(old, list) and old:  # drop, repeat or swap items
             i, j = draw(st.integers(0, len(old) - 1)), draw(st.integers(0, len(old) - 1))
             how = draw(st.integers(0, 2))
@@ -114,9 +95,9 @@ def mutated_text(draw: st.DrawFn, name: str, params: dict[str, Any]) -> str:
         elif kind == 4 and path:  # the same field from another state of another game
             other = json.loads(draw(st.sampled_from(_saved(name, json.dumps(params), 0))))
             with contextlib.suppress(KeyError, IndexError, TypeError):  # no such field there
-                data = _set(data, path, _get(other, path))
+                data = json_set(data, path, json_get(other, path))
         else:  # a value of another type
-            data = _set(data, path, draw(_LEAVES))
+            data = json_set(data, path, draw(_LEAVES))
     return json.dumps(data)
 
 

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from tabletop_envs.replay import GameRecord, ReplayError, positions, result_of
 from tabletop_envs.watch import ReplayConfig, show
-from tests.conformance.cases import new_game, random_action
+from tests.conformance.cases import json_paths, json_set, new_game, random_action
 from tests.trust.hostile_inputs import (
     CI_EXAMPLES,
     NUMBERS,
@@ -90,28 +90,6 @@ def _same_numbers(a: Any, b: Any) -> bool:
 
 
 # ---- generated records -------------------------------------------------------------------------
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Return the path of every node under ``value`` (dict keys and list indices)."""
-    out = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out += _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            out += _paths(item, (*prefix, i))
-    return out
-
-
-def _set(value: Any, path: tuple[Any, ...], new: Any) -> Any:
-    if not path:
-        return new
-    parent = value
-    for key in path[:-1]:
-        parent = parent[key]
-    parent[path[-1]] = new
-    return value
-
-
 LEAVES = st.one_of(
     NUMBERS,
     st.none(),
@@ -134,9 +112,9 @@ def mutated_records(draw: st.DrawFn) -> str:
     data = copy.deepcopy(record_data(draw(st.integers(0, len(GAMES) - 1))))
     for _ in range(draw(st.integers(0, 3))):
         kind = draw(st.sampled_from(["set", "set", "delete", "add", "actions", "swap", "agent"]))
-        paths = _paths(data)
+        paths = json_paths(data)
         if kind == "set":
-            data = _set(data, draw(st.sampled_from(paths)), copy.deepcopy(draw(LEAVES)))
+            data = json_set(data, draw(st.sampled_from(paths)), copy.deepcopy(draw(LEAVES)))
         elif kind == "delete" and isinstance(data, dict) and data:
             del data[draw(st.sampled_from(sorted(data)))]
         elif kind == "add" and isinstance(data, dict):

@@ -1,8 +1,8 @@
 """Iris, version 0: ``env()``, ``raw_env()`` and ``parallel_env()``.
 
 Keyword arguments: ``board_size`` (3-16, default 5), ``auto_forced`` (default False: forced
-opposite stones and forfeits are steps with one legal action), ``render_mode`` (``"ansi"``,
-``"rgb_array"`` or ``"svg"``), ``illegal_action`` (``"penalize"`` for ``env()`` and
+opposite stones and forfeits are steps with one legal action), ``render_mode`` (``"human"``,
+``"ansi"``, ``"rgb_array"`` or ``"svg"``), ``illegal_action`` (``"penalize"`` for ``env()`` and
 ``parallel_env()``, ``"raise"`` for ``raw_env()``). See ``docs/iris.md``.
 """
 

@@ -21,9 +21,12 @@ from tabletop_envs.search.node import Node
 from tabletop_envs.search.playouts import heuristic_mover
 from tabletop_envs.search.puct import puct_search, puct_select
 from tests.agents.helpers import advance, choice_positions, new_game
+from tests.behaviour.figures import compare
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "tabletop_envs"
-#: Figures recorded with the code before the search package existed (same seeds, same calls).
+#: Figures recorded with the code before the search package existed (same seeds, same calls);
+#: visit counts and moves compare exactly, priors and values within float32 noise of another
+#: CPU (``compare``).
 FIGURES = json.loads((Path(__file__).parent / "search_figures.json").read_text())
 
 
@@ -60,7 +63,7 @@ def _mcts_root(game: Any, iterations: int, playout: str, seed: int) -> list:
 
 @pytest.mark.parametrize("case", sorted(FIGURES["shallow"]))
 def test_searches_and_agents_reproduce_the_figures_recorded_before_the_move(case):
-    """PUCT visit counts and priors, UCT root statistics and agents' moves, bit for bit."""
+    """PUCT visit counts and priors, UCT root statistics and agents' moves (floats to 1e-4)."""
     name, params = _case(case)
     expected = FIGURES["shallow"][case]
     games = choice_positions(name, params, 0)[:3]
@@ -93,7 +96,7 @@ def test_searches_and_agents_reproduce_the_figures_recorded_before_the_move(case
     found = json.loads(json.dumps(found))  # tuples to lists, as recorded
     assert found.keys() == expected.keys()
     for key, value in expected.items():
-        assert found[key] == value, key
+        assert not compare(found[key], value), (key, compare(found[key], value))
 
 
 @pytest.mark.parametrize("case", sorted(FIGURES["deep"]))
@@ -112,7 +115,7 @@ def test_longer_searches_reproduce_the_figures_recorded_before_the_move(case):
     found = json.loads(json.dumps(found))
     assert found.keys() == expected.keys()
     for key, value in expected.items():
-        assert found[key] == value, key
+        assert not compare(found[key], value), (key, compare(found[key], value))
 
 
 def test_greedy_agent_and_greedy_playouts_choose_alike():

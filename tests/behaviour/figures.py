@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import io
 import json
+import math
 import tempfile
 from collections.abc import Iterator
 from importlib.resources import files
@@ -139,6 +140,65 @@ def npz_hashes(path: Path, skip: tuple[str, ...] = ()) -> dict[str, str]:
             array = np.ascontiguousarray(data[name])
             digest = hashlib.sha256(array.tobytes()).hexdigest()
             out[name] = f"{array.dtype.str} {list(array.shape)} {digest}"
+    return out
+
+
+def array_summary(array: np.ndarray) -> list[Any]:
+    """Return ``["dtype shape", sum, sum |x|, sum x^2, sum i*x]`` of an array, as floats.
+
+    Computed arrays (trained weights, a replay buffer) are summarised rather than hashed: the
+    last bits of float32 arithmetic depend on the CPU (BLAS kernels for AVX2 and AVX-512 round
+    differently), so they are compared within a tolerance (:func:`compare`). The index-weighted
+    sum catches values that move between positions.
+    """
+    flat = np.asarray(array, dtype=np.float64).reshape(-1)
+    index = np.arange(flat.size, dtype=np.float64) / max(flat.size, 1)
+    return [
+        f"{array.dtype.str} {list(array.shape)}",
+        float(flat.sum()),
+        float(np.abs(flat).sum()),
+        float((flat * flat).sum()),
+        float((flat * index).sum()),
+    ]
+
+
+def npz_summaries(path: Path, skip: tuple[str, ...] = ()) -> dict[str, list[Any]]:
+    """Return ``{name: array_summary(array)}`` of the arrays of an ``.npz``."""
+    with np.load(path, allow_pickle=False) as data:
+        return {name: array_summary(data[name]) for name in sorted(data.files) if name not in skip}
+
+
+#: Tolerances of :func:`compare` for floats: numbers computed in float32 on another CPU.
+REL_TOL, ABS_TOL = 1e-4, 1e-6
+
+
+def compare(new: Any, old: Any, path: str = "", limit: int = 12) -> list[str]:
+    """Return up to ``limit`` lines ``path: recorded -> now`` where ``new`` and ``old`` differ.
+
+    Everything compares exactly (keys, strings, ints, bools, list lengths, hashes) except two
+    floats, which agree when ``math.isclose(new, old, rel_tol=REL_TOL, abs_tol=ABS_TOL)``.
+    """
+    out: list[str] = []
+
+    def walk(n: Any, o: Any, at: str) -> None:
+        if len(out) >= limit or n == o:
+            return
+        if isinstance(n, dict) and isinstance(o, dict):
+            for key in list(o) + [k for k in n if k not in o]:
+                walk(n.get(key, "<missing>"), o.get(key, "<missing>"), f"{at}.{key}")
+        elif isinstance(n, list) and isinstance(o, list) and len(n) == len(o):
+            for i, (a, b) in enumerate(zip(n, o, strict=True)):
+                walk(a, b, f"{at}[{i}]")
+        elif (
+            isinstance(n, float)
+            and isinstance(o, float)
+            and math.isclose(n, o, rel_tol=REL_TOL, abs_tol=ABS_TOL)
+        ):
+            return
+        else:
+            out.append(f"{at or '.'}: recorded {o!r} -> now {n!r}")
+
+    walk(new, old, path)
     return out
 
 
@@ -269,11 +329,12 @@ def _is_run_detail(key: str) -> bool:
 
 
 def az_training() -> dict[str, Any]:
-    """Run :data:`AZ_TRAIN` into a temporary folder; return its hashes and numeric results.
+    """Run :data:`AZ_TRAIN` into a temporary folder; return its array summaries and results.
 
-    ``model`` hashes the exported network's arrays (its ``meta`` entry is recorded as data,
-    without ``trained``, which echoes the command and output folder), ``buffer`` the replay
-    buffer's arrays, ``results`` is ``results.json`` without timing, paths and config.
+    ``model`` summarises the exported network's arrays (:func:`array_summary`; its ``meta``
+    entry is recorded as data, without ``trained``, which echoes the command and output
+    folder), ``buffer`` the replay buffer's arrays, ``results`` is ``results.json`` without
+    timing, paths and config.
     """
     with _folder() as folder:
         cli([*AZ_TRAIN, "--out", str(folder)])
@@ -281,13 +342,13 @@ def az_training() -> dict[str, Any]:
             meta = json.loads(str(data["meta"]))
         meta.pop("trained", None)
         figures = {
-            "model": npz_hashes(folder / "model.npz", skip=("meta",)),
+            "model": npz_summaries(folder / "model.npz", skip=("meta",)),
             "model_meta": meta,
-            "buffer": npz_hashes(folder / "buffer.npz"),
+            "buffer": npz_summaries(folder / "buffer.npz"),
             "results": drop_keys(json.loads((folder / "results.json").read_text()), _is_run_detail),
         }
         if (folder / "best.npz").is_file():
-            figures["best"] = npz_hashes(folder / "best.npz", skip=("meta",))
+            figures["best"] = npz_summaries(folder / "best.npz", skip=("meta",))
     return figures
 
 
@@ -303,9 +364,9 @@ PPO_TRAIN = [
 
 
 def ppo_training() -> dict[str, Any]:
-    """Run :data:`PPO_TRAIN` into a temporary folder; return its hashes and evaluation figures.
+    """Run :data:`PPO_TRAIN` into a temporary folder; return its summaries and evaluation figures.
 
-    ``policy`` hashes the saved model's ``policy.state_dict()`` tensors in order, ``results`` is
+    ``policy`` summarises the saved model's ``policy.state_dict()`` tensors in order, ``results`` is
     ``results.json`` without timing, paths and config.
     """
     from sb3_contrib import MaskablePPO
@@ -315,9 +376,7 @@ def ppo_training() -> dict[str, Any]:
         model = MaskablePPO.load(folder / "model.zip", device="cpu")
         policy = {}
         for name, tensor in model.policy.state_dict().items():
-            array = tensor.detach().cpu().contiguous()
-            digest = hashlib.sha256(array.numpy().tobytes()).hexdigest()
-            policy[name] = f"{str(array.dtype).removeprefix('torch.')} {list(array.shape)} {digest}"
+            policy[name] = array_summary(tensor.detach().cpu().numpy())
         results = drop_keys(json.loads((folder / "results.json").read_text()), _is_run_detail)
     return {"policy": policy, "results": results}
 

@@ -24,31 +24,12 @@ def baseline() -> dict[str, Any]:
     return figures.load_baseline()
 
 
-def differences(new: Any, old: Any, path: str = "", limit: int = 12) -> list[str]:
-    """Return up to ``limit`` lines ``path: recorded -> now`` where ``new`` and ``old`` differ."""
-    out: list[str] = []
-
-    def walk(n: Any, o: Any, at: str) -> None:
-        if len(out) >= limit or n == o:
-            return
-        if isinstance(n, dict) and isinstance(o, dict):
-            for key in list(o) + [k for k in n if k not in o]:
-                walk(n.get(key, "<missing>"), o.get(key, "<missing>"), f"{at}.{key}")
-        elif isinstance(n, list) and isinstance(o, list) and len(n) == len(o):
-            for i, (a, b) in enumerate(zip(n, o, strict=True)):
-                walk(a, b, f"{at}[{i}]")
-        else:
-            out.append(f"{at or '.'}: recorded {o!r} -> now {n!r}")
-
-    walk(new, old, path)
-    return out
-
-
 def assert_same(new: Any, old: Any, what: str, baseline: dict[str, Any]) -> None:
-    """Assert ``new == old``, listing the differing figures and the library versions."""
+    """Assert ``new`` equals ``old`` (floats within :func:`figures.compare`'s tolerance)."""
     new = figures.as_json(new)
-    if new != old:
-        lines = "\n  ".join(differences(new, old))
+    found = figures.compare(new, old)
+    if found:
+        lines = "\n  ".join(found)
         raise AssertionError(
             f"{what} differs from the baseline of commit {baseline['commit']}:\n  {lines}\n"
             f"recorded with {baseline['recorded_with']}, now {figures.versions()}"

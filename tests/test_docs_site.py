@@ -47,13 +47,24 @@ def _words(text: str, n: int = 4) -> str:
     return " ".join(plain.split()[:n])
 
 
+def source_lists(markdown: str) -> int:
+    """Return how many top-level lists a Markdown page has (see :func:`source_outline`)."""
+    return len(_source_items(markdown)[1])
+
+
 def source_outline(markdown: str) -> list[Item]:
     """Return the list items of a Markdown page as its author indented them.
 
     An item deeper than the item above it is nested in it (whatever the indentation, 2 spaces
     as 4); a line at column 0 that is no item ends the lists; fenced code is skipped.
     """
+    return _source_items(markdown)[0]
+
+
+def _source_items(markdown: str) -> tuple[list[Item], list[int]]:
+    """Return the items of :func:`source_outline` and the index of each top-level list's first."""
     items: list[tuple[int, list[str]]] = []  # depth, the lines of the item's first paragraph
+    starts: list[int] = []
     indents: list[int] = []  # the marker indentation of the open lists, outermost first
     fenced = first = False  # in fenced code; in the first paragraph of the last item
     for line in markdown.splitlines():
@@ -71,12 +82,14 @@ def source_outline(markdown: str) -> list[Item]:
                 items[-1][1].append(line)
             continue
         indent = len(match.group(1))
+        if not indents:
+            starts.append(len(items))
         while indents and indents[-1] >= indent:
             indents.pop()
         items.append((len(indents), [match.group(2)]))
         indents.append(indent)
         first = True
-    return [(depth, _words(" ".join(lines))) for depth, lines in items]
+    return [(depth, _words(" ".join(lines))) for depth, lines in items], starts
 
 
 class _Outline(HTMLParser):
@@ -88,6 +101,7 @@ class _Outline(HTMLParser):
         self.swallowed: list[str] = []  # paragraphs holding a line that starts like a list item
         self._article = 0  # > 0 inside the page's own content (not the navigation's lists)
         self._lists = 0
+        self.lists = 0  # top-level lists
         self._text: list[str] | None = None  # the text of the open <li> up to its first block
         self._paragraph: list[str] | None = None
 
@@ -98,6 +112,7 @@ class _Outline(HTMLParser):
             return
         if tag in ("ul", "ol"):
             self._close_item()
+            self.lists += self._lists == 0
             self._lists += 1
         elif tag == "li":
             self._close_item()
@@ -190,6 +205,8 @@ def test_built_lists_nest_as_the_markdown_does(site: Path, page: Path) -> None:
     built = built_outline(_built(site, page))
     assert built.swallowed == [], f"{page}: a list ran into a paragraph (no blank line before)"
     assert built.items == expected, f"{page}: the built lists differ from the Markdown's nesting"
+    lists = source_lists((DOCS / page).read_text())
+    assert built.lists == lists, f"{page}: a block meant inside a list item split the list"
 
 
 def test_rules_pages_keep_their_nested_rules(site: Path) -> None:
@@ -204,3 +221,12 @@ def test_rules_pages_keep_their_nested_rules(site: Path) -> None:
     assert [depth for depth, _ in irk[covering + 1 : covering + 6]] == [1, 1, 1, 1, 0]
     isis = built_outline(_built(site, RULES[1]))
     assert (0, "Per player, in its") in isis.items and not isis.swallowed
+
+
+def test_every_page_loads_the_stylesheet_that_fits_wide_tables(site: Path) -> None:
+    """The theme's 5rem minimum per header cell pushed a row of 9 tile values past the right
+    edge at 1280 px; docs/stylesheets/extra.css lets cells shrink and text wrap."""
+    css = (site / "stylesheets" / "extra.css").read_text()
+    assert re.search(r"table:not\(\[class\]\) th \{\s*min-width: 0;", css)
+    for page in [*RULES, Path("results.md")]:
+        assert 'href="../stylesheets/extra.css"' in _built(site, page).replace("../../", "../")

@@ -27,6 +27,7 @@ from typing import Any
 
 from tabletop_envs.core.config import DefaultsHelpFormatter, add_options, from_namespace
 from tabletop_envs.evaluation import run_arena
+from tabletop_envs.evaluation.paths import absolute
 from tabletop_envs.training.rllib import (
     RLlibAgent,
     arena_yardstick,
@@ -69,13 +70,13 @@ def run(config: RLlibConfig) -> int:
         import torch
 
         torch.set_num_threads(config.torch_threads)
-    out = Path(config.out)
+    out = absolute(config.out)  # relative to where the command runs; RLlib needs it absolute
     out.mkdir(parents=True, exist_ok=True)
     init_ray(config.address, num_cpus=config.num_cpus)
     try:
         algo = self_play_config(config.env, config.env_kwargs, settings=config).build_algo()
         if config.resume:
-            algo.restore_from_path(str(Path(config.resume).resolve()))
+            algo.restore_from_path(str(absolute(config.resume)))
             print(f"resumed from {config.resume} at iteration {algo.iteration}", flush=True)
         t0 = time.perf_counter()
         records = _train(config, algo, out)

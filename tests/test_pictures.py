@@ -114,7 +114,13 @@ def test_isis_osiris_tiles_never_wear_a_seat_color_and_stones_carry_letters() ->
     shapes = isis_drawing(game).shapes
     tiles = [s for s in shapes if isinstance(s, Rect) and s.fill in (POSITIVE, NEGATIVE)]
     assert tiles and all(s.fill not in SEAT_COLORS for s in tiles)
-    signs = [s.text for s in shapes if isinstance(s, Text) and s.text[0] in "+-"]
+    signs = [  # the values on the tiles (at the end the stones carry their worths too)
+        s
+        for s in shapes
+        if isinstance(s, Text)
+        and s.text[0] in "+-"
+        and any(r.x <= s.x <= r.x + r.w and r.y <= s.y <= r.y + r.h for r in tiles)
+    ]
     assert len(signs) == len(tiles)
     letters = [s.text for s in shapes if isinstance(s, Text) and s.text in "ABCD"]
     assert len(letters) >= sum(o >= 0 for o in game.owner)

@@ -29,10 +29,13 @@ from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec
 from tabletop_envs.evaluation.paths import file_problem, folder_problem
 from tabletop_envs.evaluation.play import GameConfig, agents_help, play_seated, split_agents
-from tabletop_envs.render.draw import Drawing, Text, to_rgb, to_svg
+from tabletop_envs.render.draw import Drawing, Text, to_rgb, to_svg, wrap
 from tabletop_envs.replay import GameRecord
 
-CAPTION_HEIGHT = 18
+CAPTION_HEIGHT = 18  # the room of a one-line caption; each further line adds CAPTION_LINE
+CAPTION_LINE = 12
+CAPTION_SIZE = 8
+CAPTION_MARGIN = 6
 CAPTION: tuple[int, int, int] = (20, 20, 20)
 #: Longest frame a GIF holds: 65535 hundredths of a second.
 MAX_DELAY_MS = 655_350
@@ -156,13 +159,17 @@ def result_line(record: GameRecord) -> str:
 
 
 def frame(record: GameRecord, states: Sequence[GameState], k: int) -> Drawing:
-    """Return position ``k``'s picture with its caption underneath."""
+    """Return position ``k``'s picture with its caption underneath, wrapped to the picture's
+    width (a long agent spec or move takes more lines, never runs past the right edge)."""
     state = states[k]
     picture = env_spec(record.env).load_image()(state, viewer(state))
-    out = Drawing(picture.width, picture.height + CAPTION_HEIGHT, picture.background)
+    lines = wrap(caption(record, states, k), CAPTION_SIZE, picture.width - 2 * CAPTION_MARGIN)
+    height = picture.height + CAPTION_HEIGHT + CAPTION_LINE * (len(lines) - 1)
+    out = Drawing(picture.width, height, picture.background)
     out.add(*picture.shapes)
-    text = caption(record, states, k)
-    out.add(Text(6, picture.height + CAPTION_HEIGHT / 2 - 2, text, 8, CAPTION, "start"))
+    for i, line in enumerate(lines):
+        y = picture.height + CAPTION_HEIGHT / 2 - 2 + i * CAPTION_LINE
+        out.add(Text(CAPTION_MARGIN, y, line, CAPTION_SIZE, CAPTION, "start"))
     return out
 
 

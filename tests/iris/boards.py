@@ -3,8 +3,9 @@
 A board is the hexagon drawn by ``IrisState.render_text()``: one line per row ``r`` from
 ``-(n-1)`` to ``n-1``, cells ``q`` ascending, ``X`` Black, ``O`` White, a letter for an empty
 colored (perimeter) cell and ``.`` for an empty gray cell; ``*`` marks an empty cell of
-either kind (to draw expected sets of legal cells, see :func:`marks`). Indentation is free;
-a status line (anything that is not a row of single-character cells) is ignored. The parser
+either kind (to draw expected sets of legal cells, see :func:`marks`). Indentation and spacing
+are free; the render's coordinates (numbers), its legend and status lines (anything that is
+not a row of single-character cells) are ignored. The parser
 checks the picture's shape and that letters sit exactly on the perimeter.
 """
 
@@ -16,10 +17,15 @@ from tabletop_envs.games.iris.rules import WHITE
 Coord = tuple[int, int]
 
 
+def _is_label(token: str) -> bool:
+    """Return whether ``token`` is a coordinate of the rendered board (``-4``, ``0``, ``12``)."""
+    return token.lstrip("-").isdecimal()
+
+
 def cell_marks(text: str) -> tuple[int, list[tuple[int, int, str]]]:
     """Return ``(side, [(q, r, mark), ...])`` of a text hexagon, checking its shape."""
-    rows = [line.split() for line in text.strip("\n").splitlines() if line.strip()]
-    rows = [row for row in rows if all(len(tok) == 1 for tok in row)]
+    lines = [[tok for tok in line.split() if not _is_label(tok)] for line in text.splitlines()]
+    rows = [row for row in lines if row and all(len(tok) == 1 for tok in row)]
     if len(rows) % 2 == 0:
         raise ValueError(f"a hexagon has an odd number of rows, got {len(rows)}")
     m = len(rows) // 2

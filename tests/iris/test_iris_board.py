@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -187,8 +189,42 @@ def test_text_picture_round_trips_through_the_parser():
     white = [(0, -2), (0, 1), (0, 2)]
     assert stones(state) == ([(0, 0), (1, 0)], white)
     assert parse_board(state.render_text()) == (3, [(0, 0), (1, 0)], white)
-    picture = textwrap.dedent(board).strip("\n").splitlines()
-    assert state.render_text().splitlines()[:5] == [ln.rstrip() for ln in picture]
+    rendered = """
+        (q, r): r left of each row, q at the end of its line of cells running down-right
+        -2      O   b   c
+        -1    f   .   .   d
+         0  e   .   X   X   e
+         1    d   .   O   f   2
+         2      c   b   O   1
+                 -2  -1   0
+    """
+    assert state.render_text().splitlines()[:7] == textwrap.dedent(rendered).strip().splitlines()
+
+
+@pytest.mark.parametrize("side", [3, 5, 11])
+def test_text_board_coordinates_are_those_moves_are_typed_in(side: int) -> None:
+    """Each stone typed as ``q r`` sits in the row labelled ``r``, on the line of cells running
+    down-right to the label ``q`` (what the legend says), on every board size."""
+    state = IrisState.new(board_size=side)
+    lines = state.render_text().splitlines()
+    m = side - 1
+    rows = {int(line.split()[0]): k for k, line in enumerate(lines[1 : 2 * m + 2], start=1)}
+    assert sorted(rows) == list(range(-m, m + 1))
+    labels = {}  # q -> (line, column of the label's last character)
+    skip = len(str(-m)) + 2  # the r labels' column
+    for k, line in enumerate(lines[1 : 2 * m + 3], start=1):
+        for match in re.finditer(r"-?\d+", line[skip:]):
+            labels[int(match.group())] = (k, skip + match.end() - 1)
+    assert sorted(labels) == list(range(-m, m + 1))
+    for q, r in [(0, 0), (-m, 0), (m, -m), (0, m), (-1, m), (m, 0), (1, -1), (-m, m)]:
+        text = state.clone()
+        text.board[text.coord_to_action(q, r)] = 1  # a black stone typed as "q r"
+        picture = text.render_text().splitlines()
+        k = rows[r]
+        column = picture[k].index("X")
+        line, end = labels[q]
+        assert (end - column) == 2 * (line - k), (q, r)  # down-right: 2 columns per row
+        assert all(picture[k + i][column + 2 * i] != " " for i in range(line - k))
 
 
 def test_parser_refuses_malformed_pictures():
@@ -209,7 +245,7 @@ def test_ansi_render_distinguishes_colored_gray_black_and_white():
         env.step(env.game.coord_to_action(*move))
     text = env.render()
     assert text == env.game.render_text()
-    rows = [line.split() for line in text.splitlines()[:5]]
+    rows = [line.split()[1:] for line in text.splitlines()[1:6]]  # without the r labels
     assert rows[0][0] == "O" and rows[4][2] == "O"  # White's colored pair (0, -2), (0, 2)
     assert rows[1][2] == "X" and rows[3][1] == "X"  # Black's gray stones (1, -1), (-1, 1)
     assert rows[2][2] == "X"  # Black's opening stone at the centre
@@ -222,3 +258,10 @@ def test_ansi_render_distinguishes_colored_gray_black_and_white():
 def test_auto_forced_must_be_a_bool(bad):
     with pytest.raises(InvalidParameterError, match="auto_forced must be True or False"):
         IrisState.new(auto_forced=bad)
+
+
+def test_the_env_page_shows_the_text_board_as_rendered() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "iris.md").read_text()
+    block = page.split("Side 5:\n\n    ```text\n", 1)[1].split("    ```", 1)[0]
+    shown = [line.removeprefix("    ") for line in block.splitlines()]
+    assert shown == IrisState.new(board_size=5).render_text().splitlines()

@@ -176,7 +176,8 @@ def test_player_0_is_black_and_moves_first_with_the_opening_mask():
     env.step(opening.coord_to_action(0, 0))
     assert env.agent_selection == "player_1"
     assert stones(env.game) == ([(0, 0)], [])
-    assert env.render().splitlines()[3].split()[3] == "X"  # Black's stone is drawn X
+    row = env.render().splitlines()[4].split()  # r = 0, after the legend: its label, 7 cells
+    assert row[0] == "0" and row[4] == "X"  # Black's stone is drawn X
 
 
 def _ring_arcs(ref: RefIris) -> int:

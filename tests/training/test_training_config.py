@@ -121,7 +121,10 @@ def test_parse_env_args_is_the_one_key_value_reader() -> None:
     }
 
 
-def test_rllib_settings_are_checked() -> None:
+def test_rllib_settings_are_checked(tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("")
+    with pytest.raises(InvalidParameterError, match="out is a file, not a folder"):
+        RLlibConfig(out=str(tmp_path / "taken"))  # refused before Ray starts, not after training
     with pytest.raises(InvalidParameterError, match="league_size must be an integer >= 0"):
         SelfPlaySettings(league_size=-1)
     with pytest.raises(InvalidParameterError, match="hidden must be layer sizes >= 1"):

@@ -143,25 +143,28 @@ def test_masked_logits_never_sample_illegal_actions(name: str, kwargs: dict) -> 
 
 # ---- CI-sized training, checkpoints, the arena ----------------------------------------------
 @pytest.mark.parametrize("name", ENVS)
-def test_self_play_training_round_trip(name: str, local_ray, tmp_path: Path) -> None:
+def test_self_play_training_round_trip(
+    name: str, local_ray, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the checkpoint by a relative path, saved and loaded
     algo = self_play_config(name, seed=0, **TINY).build_algo()
     try:
-        records = train_iterations(algo, 2, checkpoint_dir=tmp_path / "ck")
+        records = train_iterations(algo, 2, checkpoint_dir="ck")
         assert [r["iteration"] for r in records] == [1, 2]
         assert records[-1]["env_steps"] >= 2 * TINY["train_batch_size"]
         weights = algo.learner_group.get_weights(["main"])["main"]  # what was saved
     finally:
         algo.stop()
     # the checkpoint as an agent: the same module weights, legal moves in the arena
-    agent = make_agent(f"rllib:{tmp_path / 'ck'}", name, seed=0)
+    agent = make_agent("rllib:ck", name, seed=0)
     assert isinstance(agent, RLlibAgent)
     assert agent.deterministic  # the most likely action, as the sb3 agent plays by default
-    sampling = make_agent(f"rllib:{tmp_path / 'ck'},sample", name, seed=0)
+    sampling = make_agent("rllib:ck,sample", name, seed=0)
     assert isinstance(sampling, RLlibAgent) and not sampling.deterministic
     loaded = agent.modules["main"].get_state()
     for key, value in weights.items():
         np.testing.assert_array_equal(np.asarray(loaded[key]), np.asarray(value))
-    result = run_arena(name, [f"rllib:{tmp_path / 'ck'}", "random"], 4, seed=0)
+    result = run_arena(name, ["rllib:ck", "random"], 4, seed=0)
     assert result.stats[0].results == 4 and result.stats[0].moves > 0
 
 

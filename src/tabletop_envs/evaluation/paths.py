@@ -1,6 +1,8 @@
-"""Checks of output paths, made before any game is played (a run never ends in "cannot write").
+"""User paths: checks of output paths, made before any game is played (a run never ends in
+"cannot write"), and :func:`absolute`, which every path a user gives goes through where a library
+needs it absolute (RLlib and pyarrow read a relative path as a URI without a scheme).
 
-Each returns a problem text or None, the form :func:`tabletop_envs.core.config.setting`'s
+The checks return a problem text or None, the form :func:`tabletop_envs.core.config.setting`'s
 ``check`` takes, so a config field declares its own check: ``setting(None, check=file_problem)``.
 """
 
@@ -59,6 +61,16 @@ def _folder_problem(target: Path) -> str | None:
     return None
 
 
+def absolute(path: str | os.PathLike[str]) -> Path:
+    """Return ``path`` made absolute: a relative one from the current folder, ``~`` expanded.
+
+    The boundary where a user's path enters code that cannot take a relative one (RLlib's
+    ``RLModule.from_checkpoint`` and ``Algorithm.save_to_path`` parse paths as pyarrow URIs:
+    ``runs/rllib/checkpoint`` fails there with "URI has empty scheme").
+    """
+    return Path(path).expanduser().resolve()
+
+
 def _usable(path: str) -> str | None:
     """Return why ``path`` is no path the system takes (a NUL byte, a name too long), or None."""
     if "\0" in path:
@@ -74,4 +86,4 @@ def _usable(path: str) -> str | None:
     return None
 
 
-__all__ = ["file_problem", "folder_problem"]
+__all__ = ["absolute", "file_problem", "folder_problem"]

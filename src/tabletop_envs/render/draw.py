@@ -91,6 +91,44 @@ class Drawing:
         self.shapes.extend(shapes)
 
 
+def text_width(text: str, size: float) -> float:
+    """Return the width in pixels of ``text`` as a :class:`Text` of ``size``, in either backend.
+
+    The wider of the raster's (the pixel font at its integer scale) and the SVG's (a monospace
+    face, 0.6 em a character), so a text that fits by this measure fits in both pictures.
+    """
+    scale = max(1, round(size / font.GLYPH_HEIGHT))
+    raster = font.text_width(text, scale)
+    svg = 0.6 * (size / 0.72) * len(text)  # _svg_text's font size, DejaVu Sans Mono's advance
+    return max(float(raster), svg)
+
+
+def wrap(text: str, size: float, width: float) -> list[str]:
+    """Return ``text`` broken into lines no wider than ``width`` pixels at ``size``.
+
+    Breaks at spaces; a word wider than a whole line is cut into pieces that fit. Always at
+    least one line (an empty text is one empty line).
+    """
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if text_width(candidate, size) <= width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        while len(word) > 1 and text_width(word, size) > width:
+            cut = 1  # the longest head that fits (one character at least)
+            while cut + 1 < len(word) and text_width(word[: cut + 1], size) <= width:
+                cut += 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        line = word
+    lines.append(line)
+    return lines
+
+
 def hexagon(cx: float, cy: float, radius: float) -> tuple[tuple[float, float], ...]:
     """Return the corners of a pointy-top hexagon of circumradius ``radius``."""
     return tuple(
@@ -246,4 +284,16 @@ _SVG: dict[type, Callable[[Any], str]] = {
 }
 
 
-__all__ = ["ANCHORS", "Circle", "Drawing", "Polygon", "Rect", "Text", "hexagon", "to_rgb", "to_svg"]
+__all__ = [
+    "ANCHORS",
+    "Circle",
+    "Drawing",
+    "Polygon",
+    "Rect",
+    "Text",
+    "hexagon",
+    "text_width",
+    "to_rgb",
+    "to_svg",
+    "wrap",
+]

@@ -38,6 +38,7 @@ from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_choice
 from tabletop_envs.envs.registry import env_spec, make
 from tabletop_envs.evaluation.arena import run_arena
+from tabletop_envs.evaluation.paths import absolute
 from tabletop_envs.evaluation.ray import init_ray as init_ray  # moved there; importable here
 from tabletop_envs.training.rllib_config import DEFAULT_HIDDEN, POLICY_MODES, SelfPlaySettings
 
@@ -330,8 +331,9 @@ def _ppo_config(
 
 # ---- checkpoints as agents -------------------------------------------------------------------
 def module_dir(checkpoint: str | Path) -> Path:
-    """Return the folder of the trained modules inside an algorithm checkpoint."""
-    path = Path(checkpoint)
+    """Return the folder of the trained modules inside an algorithm checkpoint, absolute (RLlib
+    reads a relative path as a URI without a scheme); ``checkpoint`` may be relative."""
+    path = absolute(checkpoint)
     inner = path / "learner_group" / "learner" / "rl_module"
     if inner.is_dir():
         return inner
@@ -497,12 +499,12 @@ def train_iterations(
             record["score"] = select(algo)
             if record["score"] > best:
                 best = record["score"]
-                algo.save_to_path(str(Path(best_dir).resolve()))
+                algo.save_to_path(str(absolute(best_dir)))
         records.append(record)
         if log is not None:
             log(record, result)
         if checkpoint_dir is not None and (done or algo.iteration % checkpoint_every == 0):
-            algo.save_to_path(str(Path(checkpoint_dir).resolve()))
+            algo.save_to_path(str(absolute(checkpoint_dir)))
         if done:
             break
     return records
@@ -532,7 +534,7 @@ def arena_yardstick(
         raise ValueError(f"a yardstick needs games >= 1, got {games}")
 
     def score(algo: Any) -> float:
-        path = Path(workdir).resolve()
+        path = absolute(workdir)
         algo.save_to_path(str(path))
         agent = RLlibAgent.load(path, deterministic=deterministic, seed=seed)
         stats = run_arena(env_name, [agent, opponent], games, seed=seed, env_kwargs=env_kwargs)

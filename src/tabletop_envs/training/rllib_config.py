@@ -15,6 +15,7 @@ from typing import Any
 
 from tabletop_envs.core.config import Config, setting
 from tabletop_envs.core.errors import InvalidParameterError
+from tabletop_envs.evaluation.paths import folder_problem
 from tabletop_envs.training.checks import registered_env
 
 #: ``"shared"``: one module ``"main"`` plays every seat; ``"per_seat"``: ``"seat_<i>"`` per seat.
@@ -84,9 +85,15 @@ class RLlibConfig(SelfPlaySettings):
         None, help="Ray cluster to join (default: RAY_ADDRESS, else a local instance)"
     )
     num_cpus: int | None = setting(None, low=1, help="CPUs of a local Ray instance (default: all)")
-    out: str = setting("runs/rllib", help="output folder")
+    out: str = setting(
+        "runs/rllib",
+        check=folder_problem,
+        help="output folder (relative to the current folder, or absolute; made if missing)",
+    )
     resume: str | None = setting(
-        None, metavar="CHECKPOINT", help="continue from an algorithm checkpoint"
+        None,
+        metavar="CHECKPOINT",
+        help="continue from an algorithm checkpoint (a relative or absolute path)",
     )
     time_budget: float | None = setting(
         None, low=0.0, metavar="MINUTES", help="stop training after this many minutes"

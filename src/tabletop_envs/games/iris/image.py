@@ -5,7 +5,10 @@ as in the text render). Each perimeter color pair gets its own hue, interior cel
 stones are black and white discs, the pending first stone of a turn wears a red ring and a
 forced opposite cell a red dot. Coordinates: ``r`` left of each row, ``q`` below the lowest cell
 of each ``q`` line (actions read ``(q, r)``). A disc in the top-left corner shows the player to
-move; the status line is at the bottom.
+move; the status is at the bottom, wrapped to the picture's width. At the end the picture gives
+the result with its reasons: every stone of a scoring group carries that group's score (the rim
+cells it connects), and the status names the winner, the comparison that decided and both
+players' lists of group scores.
 """
 
 from __future__ import annotations
@@ -15,15 +18,18 @@ import math
 
 import numpy as np
 
+from tabletop_envs.core.components import connected_components
 from tabletop_envs.games.iris.rules import PLAYER_NAMES, IrisState
 from tabletop_envs.games.iris.tables import OVER, SECOND_OPPOSITE
-from tabletop_envs.render.draw import Circle, Drawing, Polygon, Text, hexagon, to_rgb
+from tabletop_envs.render.draw import Circle, Drawing, Polygon, Text, hexagon, to_rgb, wrap
 from tabletop_envs.render.raster import Color
 
 #: Circumradius of a cell in pixels.
 CELL_RADIUS = 20
 MARGIN = 10
-STATUS_HEIGHT = 20
+STATUS_HEIGHT = 20  # the room of a one-line status; each further line adds STATUS_LINE
+STATUS_LINE = 14
+STATUS_SIZE = 10
 
 BACKGROUND: Color = (240, 236, 226)
 GRID: Color = (90, 90, 90)
@@ -44,12 +50,18 @@ def cell_center(board_size: int, q: int, r: int) -> tuple[float, float]:
     return x, y
 
 
-def image_size(board_size: int) -> tuple[int, int]:
-    """Return the ``(height, width)`` in pixels of the image of a board of side ``board_size``."""
+def image_size(board_size: int, status_lines: int = 1) -> tuple[int, int]:
+    """Return the ``(height, width)`` in pixels of the image of a board of side ``board_size``
+    whose status takes ``status_lines`` lines (one during a game on boards of side 4 and up;
+    the end's result takes more)."""
     m = board_size - 1
     width = 2 * MARGIN + math.sqrt(3) * CELL_RADIUS * (2 * m + 2.5)
-    height = 2 * MARGIN + CELL_RADIUS * (2 + 3 * m + 1.5) + STATUS_HEIGHT
+    height = _board_height(board_size) + STATUS_HEIGHT + STATUS_LINE * (status_lines - 1)
     return math.ceil(height), math.ceil(width)
+
+
+def _board_height(board_size: int) -> float:
+    return 2 * MARGIN + CELL_RADIUS * (2 + 3 * (board_size - 1) + 1.5)
 
 
 def pair_colors(board_size: int) -> tuple[Color, ...]:
@@ -76,7 +88,11 @@ def drawing(state: IrisState, seat: int | None = None) -> Drawing:
     n = state.params.board_size
     m = n - 1
     t = state.tables
-    height, width = image_size(n)
+    width = image_size(n)[1]
+    lines = [
+        part for text in _status(state) for part in wrap(text, STATUS_SIZE, width - 2 * MARGIN)
+    ]
+    height = image_size(n, len(lines))[0]
     out = Drawing(width, height, BACKGROUND)
     hues = pair_colors(n)
     for idx in t.board.cells:
@@ -98,19 +114,55 @@ def drawing(state: IrisState, seat: int | None = None) -> Drawing:
     if state.phase == SECOND_OPPOSITE:
         x, y = cell_center(n, *t.board.coord(t.opposite[state.pending]))
         out.add(Circle(x, y, 0.25 * CELL_RADIUS, HIGHLIGHT))
-    if not state.is_terminal:
+    if state.phase == OVER:
+        for idx, score in _group_scores_by_stone(state).items():
+            x, y = cell_center(n, *t.board.coord(idx))
+            out.add(Text(x, y, str(score), 8, STONE_COLORS[2 - state.board[idx]]))
+    else:
         radius = 0.4 * CELL_RADIUS
         out.add(_stone(MARGIN + radius, MARGIN + radius, radius, state.current_player))
-    out.add(Text(MARGIN, height - MARGIN - 5, _status(state), 10, TEXT, "start"))
+    top = _board_height(n) + 5
+    for i, line in enumerate(lines):
+        out.add(Text(MARGIN, top + i * STATUS_LINE, line, STATUS_SIZE, TEXT, "start"))
     return out
 
 
-def _status(state: IrisState) -> str:
-    if state.phase == OVER:
-        w = state.result_info()["winner"]
-        return "game over: " + ("draw" if w is None else f"{PLAYER_NAMES[w]} wins")
-    text = f"{PLAYER_NAMES[state.to_move]} to move"
-    return text + ("; opponent passed" if state.passed_last else "")
+def _group_scores_by_stone(state: IrisState) -> dict[int, int]:
+    """Return, for every stone of a group that scores, that group's score (its rim cells)."""
+    t = state.tables
+    out: dict[int, int] = {}
+    for value in (1, 2):
+        stones = [i for i, v in enumerate(state.board) if v == value]
+        for group in connected_components(stones, t.board.neighbors):
+            score = sum(1 for i in group if t.colored[i])
+            out.update(dict.fromkeys(group, score) if score else {})
+    return out
+
+
+def _status(state: IrisState) -> list[str]:
+    """Return the status: who moves, or at the end the result, why, and both score lists."""
+    if state.phase != OVER:
+        text = f"{PLAYER_NAMES[state.to_move]} to move"
+        return [text + ("; opponent passed" if state.passed_last else "")]
+    lists = state.group_scores()
+    return [
+        *_decision(lists),
+        *(f"{PLAYER_NAMES[s]} groups (rim cells): {lists[s]}" for s in (0, 1)),
+    ]
+
+
+def _decision(lists: tuple[list[int], list[int]]) -> list[str]:
+    """Return who won and the comparison that decided (the first place the lists differ)."""
+    length = max(len(lists[0]), len(lists[1]))
+    padded = [[*scores, *[0] * (length - len(scores))] for scores in lists]
+    for i, (black, white) in enumerate(zip(*padded, strict=True)):
+        if black != white:
+            won = f"game over: {PLAYER_NAMES[0 if black > white else 1]} wins"
+            high, low = max(black, white), min(black, white)
+            if i == 0:
+                return [won, f"best group: {high} to {low}"]
+            return [won, f"groups equal down to #{i}, then #{i + 1}: {high} to {low}"]
+    return ["game over: draw", "equal group scores"]
 
 
 def draw(state: IrisState) -> np.ndarray:

@@ -8,7 +8,7 @@ whose second stone is forfeited (the only legal action then).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -17,6 +17,7 @@ import numpy as np
 
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
+from tabletop_envs.core.hexgrid import HexBoard
 from tabletop_envs.core.params import check_bool, check_int, check_int_range
 from tabletop_envs.games.iris.saved import check_saved_state
 from tabletop_envs.games.iris.tables import (
@@ -55,6 +56,35 @@ _PENDING, _FORCED = _C["pending_first_stone"], _C["forced_cell"]
 _SECOND, _PASSED, _OPENING = _C["second_stone_step"], _C["opponent_passed"], _C["opening_turn"]
 
 _LETTERS = "abcdefghijklmnpqrstuvwyzABCDEFGHIJKLMNPQRSTUVWYZ"  # no x/o/X/O: those are stones
+#: The first line of the text board: how to read a cell's coordinates off it.
+COORDINATES_LEGEND = (
+    "(q, r): r left of each row, q at the end of its line of cells running down-right"
+)
+
+
+def hexagon_text(board: HexBoard, marks: Sequence[str]) -> list[str]:
+    """Return a hexagon of one-character ``marks`` (by cell index) with its coordinates.
+
+    Cells are four columns apart, each row two columns right of the one above (the picture's
+    layout), so the cells of one ``q`` run down-right. ``r`` is written left of each row, ``q``
+    at the lower end of its line of cells (under the bottom row for ``q <= 0``, after the row's
+    last cell on the lower-right edge for ``q > 0``), as in the picture; the legend comes first.
+    """
+    m = board.side - 1
+    label = len(str(-m))  # the widest r label
+    grid = [[" "] * (8 * m + 3) for _ in range(2 * m + 2)]  # rows r = -m..m, then the q labels
+
+    def put(q: int, r: int, text: str) -> None:  # the text's last character in (q, r)'s column
+        x = 4 * q + 2 * r + 4 * m
+        grid[r + m][x - len(text) + 1 : x + 1] = text
+
+    for idx in board.cells:
+        put(*board.coord(idx), marks[idx])
+    for q in range(-m, m + 1):
+        put(q, min(m, m - q) + 1, str(q))  # one step past the lowest cell of the q line
+    rows = [f"{r:>{label}}  " + "".join(grid[r + m]) for r in range(-m, m + 1)]
+    bottom = " " * (label + 2) + "".join(grid[2 * m + 1])
+    return [COORDINATES_LEGEND, *(line.rstrip() for line in [*rows, bottom])]
 
 
 @dataclass(frozen=True)
@@ -436,24 +466,19 @@ class IrisState(PhasedGameState):
         return out
 
     def render_text(self, seat: int | None = None) -> str:
-        """Return the hexagon: X Black, O White, letters empty colored cells, '.' empty gray."""
+        """Return the hexagon with the coordinates moves are typed in, then the status.
+
+        ``X`` Black, ``O`` White, a letter for an empty colored cell (the same on both cells of a
+        color pair), ``.`` an empty gray cell; see :func:`hexagon_text` for the coordinates.
+        """
         if seat is not None:
             self._check_seat(seat)  # the same picture for every seat (perfect information)
         t = self.tables
-        b = t.board
-        m = b.side - 1
-        lines = []
-        for r in range(-m, m + 1):
-            cells = []
-            for q in range(max(-m, -m - r), min(m, m - r) + 1):
-                idx = b.index(q, r)
-                v = self.board[idx]
-                cells.append(
-                    "XO"[v - 1] if v else _LETTERS[t.color[idx]] if t.colored[idx] else "."
-                )
-            lines.append(" " * abs(r) + " ".join(cells))
-        lines.append(self._status())
-        return "\n".join(lines)
+        marks = [
+            "XO"[v - 1] if v else _LETTERS[t.color[idx]] if t.colored[idx] else "."
+            for idx, v in enumerate(self.board)
+        ]
+        return "\n".join([*hexagon_text(t.board, marks), self._status()])
 
     def _status(self) -> str:
         if self.phase == OVER:

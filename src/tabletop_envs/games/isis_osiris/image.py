@@ -9,6 +9,9 @@ tell them apart without color. In memory mode a tile the viewer's observation sh
 a dot per stone left, a bar per tile left in its stack and the counts; the seat to move has a
 marker, and a tile being placed is drawn at the end of its row. Stacks and the box are never
 shown. Seat colors are the Okabe-Ito palette (distinct under the common color blindnesses).
+At the end the picture gives the result with its reasons: every stone carries its worth (the
+sum of the tiles next to it) under its letter, and each seat's row reads its score as the sum
+of its stones' worths, the winners marked.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import numpy as np
 
 from tabletop_envs.games.isis_osiris.observation import shows_value
 from tabletop_envs.games.isis_osiris.rules import STONE_LETTERS, IsisOsirisState
-from tabletop_envs.games.isis_osiris.tables import COLS, PLACE, ROWS
+from tabletop_envs.games.isis_osiris.tables import COLS, NEIGHBORS, PLACE, ROWS
 from tabletop_envs.render.draw import Circle, Drawing, Polygon, Rect, Text, to_rgb
 from tabletop_envs.render.raster import Color
 
@@ -26,7 +29,7 @@ CELL = 40
 MARGIN = 10
 LABEL_ROOM = 16  # coordinates above and left of the board
 ROW_HEIGHT = 24
-INFO_WIDTH = 130  # the counts at the end of each seat's row
+INFO_WIDTH = 150  # the counts at the end of each seat's row
 
 BACKGROUND: Color = (240, 236, 226)
 GRID: Color = (120, 104, 80)
@@ -98,7 +101,11 @@ def drawing(state: IsisOsirisState, seat: int | None = None) -> Drawing:
             if owner >= 0:
                 cx, cy = x + CELL / 2, y + CELL / 2
                 out.add(Circle(cx, cy, CELL * 0.34, SEAT_COLORS[owner], GRID, 2.0))
-                out.add(Text(cx, cy, STONE_LETTERS[owner], 10, INK))
+                if state.is_terminal:  # the letter small, the stone's worth under it
+                    out.add(Text(cx, cy - 7, STONE_LETTERS[owner], 5, INK))
+                    out.add(Text(cx, cy + 4, f"{_worth(state, sq):+d}", 8, INK))
+                else:
+                    out.add(Text(cx, cy, STONE_LETTERS[owner], 10, INK))
             elif state.tiles[sq]:
                 shown = shows_value(state, viewer, sq)
                 _tile(out, x + 4, y + 4, CELL - 8, state.tiles[sq] if shown else None)
@@ -112,6 +119,9 @@ def drawing(state: IsisOsirisState, seat: int | None = None) -> Drawing:
         out.add(Circle(MARGIN + 8, cy, 8, SEAT_COLORS[s]))
         out.add(Text(MARGIN + 8, cy, STONE_LETTERS[s], 8, INK))
         x = MARGIN + 24
+        if state.is_terminal:
+            out.add(Text(x, cy, _sum_line(state, s), 8, INK, "start"))
+            continue
         for _ in range(state.stones_left[s]):
             out.add(Circle(x + 4, cy, 4, SEAT_COLORS[s], GRID, 1.0))
             x += 10
@@ -124,6 +134,22 @@ def drawing(state: IsisOsirisState, seat: int | None = None) -> Drawing:
         if state.phase == PLACE and s == state.current_player:
             _tile(out, x + 4, y + 1, ROW_HEIGHT - 2, state.in_hand)  # the tile being placed
     return out
+
+
+def _worth(state: IsisOsirisState, square: int) -> int:
+    """Return what the stone on ``square`` is worth: the sum of the tiles next to it."""
+    return sum(state.tiles[nb] for nb in NEIGHBORS[square])
+
+
+def _sum_line(state: IsisOsirisState, seat: int) -> str:
+    """Return ``seat``'s score as the sum of its stones' worths, board order, and if it won."""
+    worths = [_worth(state, sq) for sq, owner in enumerate(state.owner) if owner == seat]
+    scores = state.scores()
+    top = max(scores)
+    shared = scores.count(top) > 1
+    verdict = ("  shares the win" if shared else "  wins") if scores[seat] == top else ""
+    terms = " ".join(f"{w:+d}" for w in worths) or "no stones"
+    return f"{scores[seat]:+d} = {terms}{verdict}"
 
 
 def draw(state: IsisOsirisState, seat: int | None = None) -> np.ndarray:

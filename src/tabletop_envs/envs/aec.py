@@ -206,10 +206,10 @@ class TabletopEnv(AECEnv):
         self._skip_agent_selection = None
         self._done = game.is_terminal
         self.agent_selection = self.possible_agents[max(game.current_player, 0)]
+        self.infos = {a: self._new_info(game) for a in self.agents}
         if self._done:
             self._finish(game.returns())
         else:
-            self.infos = {a: self._new_info(game) for a in self.agents}
             self.infos[self.agent_selection]["action_mask"] = game.legal_mask()
 
     def _new_info(self, game: GameState) -> dict[str, Any]:

@@ -71,10 +71,21 @@ def check_seed_test(case: Case) -> None:
         seed_test(case.make, num_cycles=NUM_CYCLES)
 
 
+def check_box_api_test(case: Case) -> None:
+    """PettingZoo's ``api_test`` on ``obs_type="box"``: the plain Box observation, the mask in
+    the infos (PettingZoo's test plays by it)."""
+    from pettingzoo.test import api_test
+
+    with _quiet(EXPECTED_API_WARNINGS, "api_test (obs_type='box')"):
+        api_test(case.make(obs_type="box"), num_cycles=NUM_CYCLES)
+
+
 def check_pettingzoo(case: Case) -> None:
-    """``api_test`` on ``env()`` and ``raw_env()``, and ``seed_test``."""
+    """``api_test`` on ``env()`` and ``raw_env()`` (and with ``obs_type="box"``), and
+    ``seed_test``."""
     check_api_test(case, "penalize")
     check_api_test(case, "raise")
+    check_box_api_test(case)
     check_seed_test(case)
 
 

@@ -148,7 +148,6 @@ class TabletopEnv(AECEnv):
         self._zero_mask = np.zeros(spec.num_actions, dtype=np.int8)
         self._seeds: np.random.Generator | None = None
         self.game: GameState | None = None
-        self._done = True
         self._illegal: dict[str, str] = {}  # agent -> why its action was refused (penalized)
         for field in BEFORE_RESET_FIELDS:  # placeholders until reset() sets the real values
             placeholder = _BeforeReset(f"{env_spec.name}: call reset() before using env.{field}")
@@ -204,10 +203,9 @@ class TabletopEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self._illegal = {}
         self._skip_agent_selection = None
-        self._done = game.is_terminal
         self.agent_selection = self.possible_agents[max(game.current_player, 0)]
         self.infos = {a: self._new_info(game) for a in self.agents}
-        if self._done:
+        if game.is_terminal:
             self._finish(game.returns())
         else:
             self.infos[self.agent_selection]["action_mask"] = game.legal_mask()
@@ -323,7 +321,6 @@ class TabletopEnv(AECEnv):
             self.agent_selection = mover
 
     def _finish(self, returns: np.ndarray) -> None:
-        self._done = True
         game = self._game()
         for agent, seat in self._seat_of.items():
             self.rewards[agent] = float(returns[seat])
@@ -332,7 +329,6 @@ class TabletopEnv(AECEnv):
 
     def _penalize(self, agent: str, err: IllegalActionError) -> None:
         self._cumulative_rewards[agent] = 0.0
-        self._done = True
         for other in self.agents:
             self.rewards[other] = ILLEGAL_ACTION_REWARD if other == agent else 0.0
             self.terminations[other] = True

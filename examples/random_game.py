@@ -19,13 +19,13 @@ NAMES = {"player_0": "Black", "player_1": "White"}
 
 
 def play(seed: int, board_size: int, show_boards: bool = False) -> dict:
-    """Play one random game, printing it; return the end-of-game infos."""
+    """Play one random game, printing it; return the readable result (``result_details()``)."""
     env = iris_v0.env(board_size=board_size, render_mode="ansi")
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     print(f"Iris, board side {board_size}, seed {seed}: random legal moves for both players\n")
     turn, mover, moves = 0, None, []
-    final_rewards, final_info = {}, {}
+    final_rewards = {}
 
     def end_turn() -> None:
         print(f"{turn:4d}. {NAMES[mover]}: {' '.join(moves)}")
@@ -33,9 +33,9 @@ def play(seed: int, board_size: int, show_boards: bool = False) -> dict:
             print(env.render(), end="\n\n")
 
     for agent in env.agent_iter():
-        observation, reward, termination, truncation, info = env.last()
+        observation, reward, termination, truncation, _ = env.last()
         if termination or truncation:  # game over: collect, then remove the agent
-            final_rewards[agent], final_info = reward, info
+            final_rewards[agent] = reward
             env.step(None)
             continue
         if agent != mover:
@@ -50,14 +50,15 @@ def play(seed: int, board_size: int, show_boards: bool = False) -> dict:
     if not show_boards:
         print("\nFinal board (X Black, O White, letters: empty colored cells, '.': empty gray):")
         print(env.render())
-    black, white = final_info["group_scores"]
-    winner = final_info["winner"]
+    result = env.result_details()  # the readable result: lists, and the winner's seat or None
+    black, white = result["group_scores"]
+    winner = result["winner"]
     print(f"\nWinner: {'none (draw)' if winner is None else NAMES[env.possible_agents[winner]]}")
     print(f"Group scores (colored cells per group, highest first): Black {black}, White {white}")
     rewards = {agent: final_rewards[agent] for agent in env.possible_agents}
     print(f"Rewards: {rewards}")
     env.close()
-    return final_info
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:

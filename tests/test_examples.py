@@ -21,13 +21,13 @@ def _load_demo():
 
 
 def test_demo_prints_turns_final_board_and_result(capsys: pytest.CaptureFixture[str]) -> None:
-    info = _load_demo().play(seed=0, board_size=5)
+    result = _load_demo().play(seed=0, board_size=5)  # the env's result_details()
     out = capsys.readouterr().out
     assert "   1. Black: " in out  # the opening turn: one gray stone
     assert "game over:" in out  # the ansi render of the final board
-    black, white = info["group_scores"]
+    black, white = result["group_scores"]
     assert f"Black {black}, White {white}" in out
-    winner = {None: "none (draw)", 0: "Black", 1: "White"}[info["winner"]]
+    winner = {None: "none (draw)", 0: "Black", 1: "White"}[result["winner"]]
     assert f"Winner: {winner}" in out
 
 

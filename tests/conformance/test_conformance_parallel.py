@@ -56,7 +56,10 @@ def test_parallel_illegal_action_is_penalized(name: str) -> None:
     obs, rewards, terms, truncs, infos = env.step(actions)
     assert rewards == {a: -1.0 if a == mover else 0.0 for a in env.possible_agents}
     assert all(terms.values()) and not any(truncs.values()) and env.agents == []
-    assert "illegal_action" in infos[mover]
+    assert {a: info["illegal_action"] for a, info in infos.items()} == {
+        a: a == mover for a in env.possible_agents
+    }
+    assert "illegal" in env.result_details()["illegal_action"][mover]
     assert all(not o["action_mask"].any() for o in obs.values())
     assert env.game.to_json() == before
 

@@ -103,8 +103,9 @@ def test_decision_rewards_plus_one_minus_one_and_zero_on_every_non_final_step(au
         legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
         cells = legal[:-1] if len(legal) > 1 else legal
         env.step(int(cells[rng.integers(len(cells))]))
-    winner = env.infos["player_0"]["winner"]
+    winner = env.result_details()["winner"]
     assert winner in (0, 1)  # a full board: never a draw
+    assert env.infos["player_0"]["winners"].tolist() == [int(winner == s) for s in (0, 1)]
     assert env.rewards[f"player_{winner}"] == 1.0
     assert env.rewards[f"player_{1 - winner}"] == -1.0
 
@@ -114,7 +115,8 @@ def test_decision_draw_rewards_zero_each():
     env.reset(seed=0)
     for a in (env.game.coord_to_action(0, 0), env.game.pass_action, env.game.pass_action):
         env.step(a)
-    assert env.infos["player_0"]["winner"] is None
+    assert env.result_details()["winner"] is None
+    assert not env.infos["player_0"]["winners"].any()
     assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
     assert all(env.terminations.values())
 

@@ -161,7 +161,7 @@ def test_rewards_are_zero_on_every_non_final_step_and_plus_minus_one_at_the_end(
         assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
         env.step(agent.act(env.game, env.game.current_player))
     rewards = [env.rewards["player_0"], env.rewards["player_1"]]
-    winner = env.infos["player_0"]["winner"]
+    winner = env.result_details()["winner"]
     assert rewards == RETURNS[winner]
 
 

@@ -11,6 +11,7 @@ import pytest
 from tabletop_envs import IllegalActionError, InvalidParameterError, irk_v0, make
 from tabletop_envs.games.irk.image import draw
 from tabletop_envs.games.irk.rules import DEFAULT_TABLE_SIZE
+from tabletop_envs.testing.play import info_key
 
 
 def play(env, seed: int = 0) -> tuple[dict, dict]:
@@ -30,18 +31,24 @@ def play(env, seed: int = 0) -> tuple[dict, dict]:
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-def test_infos_at_the_end_carry_the_full_json_friendly_result(n):
+def test_infos_at_the_end_carry_the_result_and_details_the_json_friendly_one(n):
+    """The infos hold the score as fixed-shape arrays; ``result_details()`` the full
+    JSON-friendly result that the infos held before."""
     env = irk_v0.env(num_players=n, table_size=13)
     final_rewards, infos = play(env, seed=n)
     info = infos["player_0"]
-    assert all(i == info for i in infos.values())
-    assert set(info) >= {"table_values", "counts", "stars", "points", "totals", "winners"}
-    assert json.loads(json.dumps(info)) == info
+    assert all(info_key(i) == info_key(info) for i in infos.values())
+    details = env.result_details()
+    assert json.loads(json.dumps(details)) == details
+    for key in ("table_values", "counts", "stars", "points", "totals", "star_totals"):
+        assert info[key].tolist() == details[key], key
+    assert info["counts"].shape == (n, 5) and info["totals"].shape == (n,)
     rewards = [final_rewards[a] for a in env.possible_agents]
-    winners = info["winners"]
+    winners = details["winners"]
+    assert info["winners"].tolist() == [int(s in winners) for s in range(n)]
     expected = [(1.0 if len(winners) == 1 else 0.0) if s in winners else -1.0 for s in range(n)]
     assert rewards == expected
-    assert info == env.game.score() | {"discards": info["discards"]}
+    assert details == env.game.score() | {"discards": details["discards"]}
 
 
 def test_score_reward_mode_pays_points():

@@ -8,6 +8,7 @@ import pytest
 from tabletop_envs import InvalidParameterError, isis_osiris_v0, make
 from tabletop_envs.games.isis_osiris.observation import layout
 from tabletop_envs.games.isis_osiris.tables import TILE_VALUES
+from tabletop_envs.testing.play import info_key
 
 
 def play(env, seed: int) -> dict[str, tuple[float, dict]]:
@@ -55,13 +56,19 @@ def test_bad_arguments_list_valid_values(kwargs: dict, message: str) -> None:
 
 @pytest.mark.parametrize("reward", ["win_loss", "score"])
 def test_infos_at_the_end_hold_scores_and_winners(reward: str) -> None:
-    """Every agent's infos hold the scores and the winners; rewards follow the mode."""
+    """Every agent's infos hold the scores and the winners, one entry per seat (fixed
+    shapes: the lists are in ``result_details()``); rewards follow the mode."""
     env = isis_osiris_v0.env(num_players=3, reward=reward)
     final = play(env, 4)
     info = final["player_0"][1]
-    assert set(info) == {"scores", "winners"}
-    assert all(final[a][1] == info for a in env.possible_agents)
-    scores, winners = info["scores"], info["winners"]
+    assert set(info) == {"action_mask", "illegal_action", "scores", "winners"}
+    for agent in env.possible_agents:
+        assert info_key(final[agent][1]) == info_key(info)
+    details = env.result_details()
+    assert details == env.game.result_info()
+    scores, winners = details["scores"], details["winners"]
+    assert info["scores"].tolist() == scores and info["scores"].shape == (3,)
+    assert info["winners"].tolist() == [int(s in winners) for s in range(3)]
     assert winners == [s for s in range(3) if scores[s] == max(scores)]
     rewards = [final[a][0] for a in env.possible_agents]
     if reward == "score":

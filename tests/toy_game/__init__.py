@@ -30,6 +30,7 @@ SPEC = EnvSpec(
     moves=f"{__name__}.moves:SYNTAX",
     score_key="scores",
     gym_id="toy_game/Pebbles-v0",
+    results=f"{__name__}.results:result_arrays",
 )
 
 

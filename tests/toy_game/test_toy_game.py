@@ -97,7 +97,8 @@ def test_gymnasium_make_plays_against_greedy() -> None:
         legal = np.flatnonzero(env.unwrapped.action_masks())
         obs, reward, term, trunc, info = env.step(int(rng.choice(legal)))
         done = term or trunc
-    assert reward in (-1.0, 0.0, 1.0) and "scores" in info
+    assert reward in (-1.0, 0.0, 1.0) and info["scores"].shape == (3,)  # SPEC.results
+    assert info["scores"].tolist() == env.unwrapped.result_details()["scores"]
     env.close()
 
 

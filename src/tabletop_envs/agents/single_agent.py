@@ -61,6 +61,12 @@ def _check_env_kwargs(env_kwargs: object) -> dict[str, Any]:
         raise InvalidParameterError(
             f"env_kwargs must be a dict of game parameters, got {quote(env_kwargs)}"
         )
+    if "obs_type" in env_kwargs:
+        raise InvalidParameterError(
+            "env_kwargs holds game parameters; obs_type is not one: the single-agent view's "
+            "observation is always a Box (flatten=True or False chooses its shape) and its mask "
+            "is info['action_mask'] and action_masks()"
+        )
     mixed = sorted(set(env_kwargs) & {"render_mode", "illegal_action"})
     if mixed:
         raise InvalidParameterError(
@@ -136,8 +142,11 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
     custom CNN features extractor; SB3's default ``CnnPolicy`` wants uint8 images of at least
     36x36, which these boards are not). The reward is the learner's own
     return, paid at the end of the game (0 on every other step). Episodes never truncate:
-    every game has a finite ``max_game_length``. ``info`` carries ``learner_seat`` and, at the
-    end, the game's result details and ``learner_return``.
+    every game has a finite ``max_game_length``. ``info`` has the same keys, shapes and dtypes
+    at every step: the learner's ``action_mask`` (int8, all zeros once the game is over),
+    ``illegal_action``, the game's result arrays (zeros until the end; see the AEC env),
+    ``learner_seat`` and ``learner_return`` (0.0 until the end). :meth:`result_details` returns
+    the readable result.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
@@ -250,7 +259,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
             self._play_opponents()
             if not self._state().is_terminal:
                 self._done = False
-                return self._obs(), {"learner_seat": self.learner_seat}
+                return self._obs(), self._info(0.0)
         raise RuntimeError(
             f"{self.env_name}: the learner (seat mode {self.learner_seat_mode!r}) never got to "
             f"move in {_MAX_DEALS} games"
@@ -291,7 +300,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         self._play_opponents()
         if self._state().is_terminal:
             return self._end()
-        return self._obs(), 0.0, False, False, {"learner_seat": self.learner_seat}
+        return self._obs(), 0.0, False, False, self._info(0.0)
 
     def _end(self) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         self._done = True
@@ -301,9 +310,17 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         reward = own
         if self.reward_mode == "margin":
             reward -= max(float(aec.rewards[a]) for a in aec.possible_agents if a != agent)
-        info = dict(aec.infos[agent])
-        info.update(learner_seat=self.learner_seat, learner_return=own)
-        return self._obs(), reward * self.reward_scale, True, False, info
+        return self._obs(), reward * self.reward_scale, True, False, self._info(own)
+
+    def _info(self, learner_return: float) -> dict[str, Any]:
+        """Return the learner's infos: the AEC env's (its mask, the result arrays) and more."""
+        info = dict(self.aec.infos[self.aec.possible_agents[self.learner_seat]])
+        info.update(learner_seat=self.learner_seat, learner_return=learner_return)
+        return info
+
+    def result_details(self) -> dict[str, Any]:
+        """Return the readable end of the game (the AEC env's ``result_details()``)."""
+        return self.aec.result_details()
 
     def _obs(self) -> np.ndarray:
         obs = self._state().observation(self.learner_seat).astype(np.float32)

@@ -47,6 +47,9 @@ class EnvSpec:
     ``moves`` names the game's :class:`MoveSyntax`; ``score_key`` is the ``result_info()`` key
     holding each seat's final score, for games that have scores beyond win/loss;
     ``gym_id`` is the Gymnasium id of the single-agent view (registered with the env).
+    ``results`` names ``result_arrays(game) -> {key: array}``: the end of the game as arrays
+    whose keys, shapes and dtypes depend only on the parameters (zeros before the end), which
+    the envs put in every agent's infos at every step; None puts no result in the infos.
     """
 
     name: str
@@ -59,6 +62,7 @@ class EnvSpec:
     moves: str | None = None
     score_key: str | None = None
     gym_id: str | None = None
+    results: str | None = None
 
     def load_game(self) -> type[GameState]:
         """Return the game's :class:`~tabletop_envs.core.GameState` subclass."""
@@ -69,6 +73,10 @@ class EnvSpec:
         if self.image is None:
             raise ValueError(f"{self.name} has no picture (rgb_array and svg renderer)")
         return load(self.image)
+
+    def load_results(self) -> Callable[[GameState], dict[str, Any]] | None:
+        """Return the game's ``result_arrays`` function, or None when it declares none."""
+        return None if self.results is None else load(self.results)
 
     def load_moves(self) -> MoveSyntax | None:
         """Return the game's move syntax, or None when it declares none."""

@@ -6,7 +6,6 @@ the game's :class:`~tabletop_envs.core.GameSpec`, and keeps PettingZoo's bookkee
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from typing import Any
 
@@ -28,6 +27,9 @@ from tabletop_envs.core.registration import EnvSpec
 #: ``"human"`` prints the ``"ansi"`` text to stdout and returns None, as PettingZoo envs do.
 RENDER_MODES = ("human", "ansi", "rgb_array", "svg")
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
+#: ``"dict"``: ``{"observation": Box, "action_mask": Box}``; ``"box"``: the plain Box (the mask
+#: is in the infos only), for tools that refuse a Dict space (SuperSuit's observation wrappers).
+OBS_TYPES = ("dict", "box")
 #: Reward of the mover whose illegal action ends the game under ``illegal_action="penalize"``.
 ILLEGAL_ACTION_REWARD = -1.0
 
@@ -75,8 +77,14 @@ class TabletopEnv(AECEnv):
     """A PettingZoo AEC env over any :class:`GameState` subclass.
 
     Agents are ``player_0 … player_{n-1}`` (seat order). Each observation is
-    ``{"observation": Box, "action_mask": Box(0, 1, (num_actions,), int8)}``; the mask is all
-    zeros for every agent that is not to move, and for everybody once the game is over.
+    ``{"observation": Box, "action_mask": Box(0, 1, (num_actions,), int8)}`` (``obs_type="box"``:
+    the Box alone); the mask is all zeros for every agent that is not to move, and for everybody
+    once the game is over.
+
+    Every agent's infos have the same keys, shapes and dtypes at every step: ``action_mask``
+    (the very array of its observation), ``illegal_action`` (True for an agent whose illegal
+    action ended the game) and the game's declared result arrays (``EnvSpec.results``, zeros
+    until the end). :meth:`result_details` returns the readable result.
     """
 
     def __init__(
@@ -85,12 +93,14 @@ class TabletopEnv(AECEnv):
         *,
         render_mode: str | None = None,
         illegal_action: str = "penalize",
+        obs_type: str = "dict",
         **params: Any,
     ) -> None:
         super().__init__()
         if render_mode is not None:
             check_choice("render_mode", render_mode, (None, *RENDER_MODES))
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES)
+        check_choice("obs_type", obs_type, OBS_TYPES)
         self.env_spec = env_spec
         _offer_helpers(env_spec)
         self.game_class: type[GameState] = env_spec.load_game()
@@ -98,12 +108,14 @@ class TabletopEnv(AECEnv):
             self.params = self.game_class.params_class(**params)
         except TypeError as err:  # unknown keyword
             names = [f.name for f in dataclasses.fields(self.game_class.params_class)]
-            valid = ", ".join(["render_mode", "illegal_action", *names])
+            valid = ", ".join(["render_mode", "illegal_action", "obs_type", *names])
             raise InvalidParameterError(
                 f"{env_spec.name}: {cut(str(err), 200)}; valid keywords: {valid}"
             ) from None
         self.render_mode = render_mode
         self.illegal_action = illegal_action
+        self.obs_type = obs_type
+        self._results = env_spec.load_results()
         self.metadata = {
             "name": env_spec.name,
             "render_modes": list(RENDER_MODES),
@@ -116,19 +128,19 @@ class TabletopEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(spec.num_players)]
         self._agent_names = tuple(self.possible_agents)  # seat -> name, never mutated
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
-        obs_space = gymnasium.spaces.Dict(
-            {
-                "observation": gymnasium.spaces.Box(
-                    low=spec.observation_low,
-                    high=spec.observation_high,
-                    shape=spec.observation_shape,
-                    dtype=spec.observation_dtype,
-                ),
-                "action_mask": gymnasium.spaces.Box(
-                    low=0, high=1, shape=(spec.num_actions,), dtype=np.int8
-                ),
-            }
+        planes = gymnasium.spaces.Box(
+            low=spec.observation_low,
+            high=spec.observation_high,
+            shape=spec.observation_shape,
+            dtype=spec.observation_dtype,
         )
+        mask_space = gymnasium.spaces.Box(low=0, high=1, shape=(spec.num_actions,), dtype=np.int8)
+        obs_space: gymnasium.spaces.Space[Any] = (
+            gymnasium.spaces.Dict({"observation": planes, "action_mask": mask_space})
+            if obs_type == "dict"
+            else planes
+        )
+        self._box = obs_type == "box"
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces: dict[str, gymnasium.spaces.Space[Any]] = {
             a: gymnasium.spaces.Discrete(spec.num_actions) for a in self.possible_agents
@@ -136,7 +148,7 @@ class TabletopEnv(AECEnv):
         self._zero_mask = np.zeros(spec.num_actions, dtype=np.int8)
         self._seeds: np.random.Generator | None = None
         self.game: GameState | None = None
-        self._done = True
+        self._illegal: dict[str, str] = {}  # agent -> why its action was refused (penalized)
         for field in BEFORE_RESET_FIELDS:  # placeholders until reset() sets the real values
             placeholder = _BeforeReset(f"{env_spec.name}: call reset() before using env.{field}")
             setattr(self, field, placeholder)
@@ -189,12 +201,33 @@ class TabletopEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._illegal = {}
         self._skip_agent_selection = None
-        self._done = game.is_terminal
         self.agent_selection = self.possible_agents[max(game.current_player, 0)]
-        if self._done:
-            self._finish(game.returns(), game.result_info())
+        self.infos = {a: self._new_info(game) for a in self.agents}
+        if game.is_terminal:
+            self._finish(game.returns())
+        else:
+            self.infos[self.agent_selection]["action_mask"] = game.legal_mask()
+
+    def _new_info(self, game: GameState) -> dict[str, Any]:
+        """Return an agent's infos at ``game`` with an all-zeros mask: the keys of every step."""
+        info: dict[str, Any] = {"action_mask": self._zero_mask.copy(), "illegal_action": False}
+        if self._results is not None:
+            info.update(self._results(game))
+        return info
+
+    def result_details(self) -> dict[str, Any]:
+        """Return the readable end of the game, ``{}`` while it runs.
+
+        That is ``game.result_info()`` (the game's own lists and names, e.g. Iris's
+        ``group_scores`` lists and ``winner``) and, when an illegal action ended the game under
+        ``illegal_action="penalize"``, ``"illegal_action": {agent: why it was refused}``.
+        """
+        details = self._game().result_info()
+        if self._illegal:
+            details["illegal_action"] = dict(self._illegal)
+        return details
 
     def load_state(self, game: GameState) -> None:
         """Continue from a copy of ``game`` (a core state of this env's game and parameters).
@@ -215,8 +248,9 @@ class TabletopEnv(AECEnv):
         self.game = self.game_class.from_json(text)
         self._start()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """Return ``agent``'s observation and action mask (zeros unless it is to move)."""
+    def observe(self, agent: str) -> Any:
+        """Return ``agent``'s observation and action mask (zeros unless it is to move); with
+        ``obs_type="box"`` the observation alone (the mask is ``infos[agent]["action_mask"]``)."""
         game = self.game
         if game is None:
             game = self._game()  # raises the "call reset()" error
@@ -224,40 +258,33 @@ class TabletopEnv(AECEnv):
             seat = self._seat_of[agent]
         except (KeyError, TypeError):
             raise self._unknown_agent(agent) from None
-        if not self._done and seat == game.current_player:
-            mask = game.legal_mask()  # fresh by the GameState contract
-        else:
-            mask = self._zero_mask.copy()
+        if self._box:
+            return game.observation(seat)
+        info = self.infos.get(agent)
+        mask = self._zero_mask.copy() if info is None else info["action_mask"]  # None: left
         return {"observation": game.observation(seat), "action_mask": mask}
 
-    def last(
-        self, observe: bool = True
-    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Return (observation, cumulative reward, terminated, truncated, info) of the mover."""
-        # Same as AECEnv.last, with observe() inlined: the hot path of every AEC loop.
+        # Same as AECEnv.last, with observe() inlined: the hot path of every AEC loop. The
+        # mover's mask was computed by step() into its infos; the observation shares it.
         game = self.game
         if game is None:
             game = self._game()  # raises the "call reset()" error
         agent = self.agent_selection
-        if observe:
-            seat = self._seat_of[agent]
-            if not self._done and seat == game.current_player:
-                mask = game.legal_mask()
-            else:
-                mask = self._zero_mask.copy()
-            obs = {"observation": game.observation(seat), "action_mask": mask}
-        else:
-            obs = None
         try:
-            return (
-                obs,
-                self._cumulative_rewards[agent],
-                self.terminations[agent],
-                self.truncations[agent],
-                self.infos[agent],
-            )
+            info = self.infos[agent]
+            reward = self._cumulative_rewards[agent]
+            terminated, truncated = self.terminations[agent], self.truncations[agent]
         except KeyError:  # every agent has stepped out of the finished game
             raise self._over_error("last()") from None
+        obs: Any = None
+        if observe:
+            planes = game.observation(self._seat_of[agent])
+            obs = (
+                planes if self._box else {"observation": planes, "action_mask": info["action_mask"]}
+            )
+        return obs, reward, terminated, truncated, info
 
     def step(self, action: Any) -> None:
         """Play ``action`` for ``agent_selection`` (``None`` for an agent whose game is over)."""
@@ -282,26 +309,32 @@ class TabletopEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         seat = game.current_player
         if seat == TERMINAL:
-            self._finish(game.returns(), game.result_info())
+            self._finish(game.returns())
             self._select_after(agent)
             self._accumulate_rewards()
         else:
-            self.agent_selection = self._agent_names[seat]
+            mover = self._agent_names[seat]
+            infos = self.infos
+            if mover != agent:
+                infos[agent]["action_mask"] = self._zero_mask.copy()
+            infos[mover]["action_mask"] = game.legal_mask()  # fresh: never written in place
+            self.agent_selection = mover
 
-    def _finish(self, returns: np.ndarray, result: dict[str, Any]) -> None:
-        self._done = True
+    def _finish(self, returns: np.ndarray) -> None:
+        game = self._game()
         for agent, seat in self._seat_of.items():
             self.rewards[agent] = float(returns[seat])
             self.terminations[agent] = True
-            self.infos[agent] = copy.deepcopy(result)  # each agent its own lists
+            self.infos[agent] = self._new_info(game)  # each agent its own arrays
 
     def _penalize(self, agent: str, err: IllegalActionError) -> None:
         self._cumulative_rewards[agent] = 0.0
-        self._done = True
         for other in self.agents:
             self.rewards[other] = ILLEGAL_ACTION_REWARD if other == agent else 0.0
             self.terminations[other] = True
-        self.infos[agent] = {"illegal_action": str(err)}
+        self.infos[agent]["action_mask"] = self._zero_mask.copy()
+        self.infos[agent]["illegal_action"] = True
+        self._illegal = {agent: str(err)}
         self._select_after(agent)
         self._accumulate_rewards()
 

@@ -21,15 +21,17 @@ from tabletop_envs.core.game import GameState, as_action_id
 from tabletop_envs.core.registration import EnvSpec
 from tabletop_envs.envs.aec import ILLEGAL_ACTION_REWARD, TabletopEnv
 
-Obs = dict[str, np.ndarray]
+Obs = Any  # {"observation": ..., "action_mask": ...}, or the Box alone with obs_type="box"
 
 
 class TabletopParallelEnv(ParallelEnv):
     """A PettingZoo ``ParallelEnv`` over any :class:`GameState` subclass.
 
     Keyword arguments are those of the AEC env (the game's parameters, ``render_mode``,
-    ``illegal_action``). ``step(actions)`` needs an entry for every acting agent (those with a
-    non-zero ``action_mask``); entries of the other live agents are ignored. Under
+    ``illegal_action``, ``obs_type``). ``step(actions)`` needs an entry for every acting agent
+    (those with a non-zero ``action_mask``); entries of the other live agents are ignored. The
+    infos have the AEC env's fixed keys at every step, ``action_mask`` being the array of the
+    observation (:meth:`result_details`: the readable result). Under
     ``illegal_action="penalize"`` an illegal action ends the game with -1 for each agent that
     played one and 0 for the others; under ``"raise"`` it raises
     :class:`~tabletop_envs.IllegalActionError` and the game is unchanged.
@@ -44,6 +46,8 @@ class TabletopParallelEnv(ParallelEnv):
         self.game_spec = self._aec.game_spec
         self.render_mode = self._aec.render_mode
         self.illegal_action = self._aec.illegal_action
+        self.obs_type = self._aec.obs_type
+        self._illegal: dict[str, str] = {}
         self.metadata = {**self._aec.metadata, "is_parallelizable": True}
         self.possible_agents = self._aec.possible_agents[:]
         self.agents: list[str] = []
@@ -83,9 +87,17 @@ class TabletopParallelEnv(ParallelEnv):
     def _start(self) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
         game = self._aec._game()
         self._acting = game.acting_seats()
+        self._illegal = {}
         self.agents = [] if game.is_terminal else self.possible_agents[:]
-        infos = {a: game.result_info() if game.is_terminal else {} for a in self.possible_agents}
-        return self._observations(self.possible_agents), infos
+        return self._observed(self.possible_agents, {})
+
+    def result_details(self) -> dict[str, Any]:
+        """Return the readable end of the game, ``{}`` while it runs: ``game.result_info()``
+        and, when illegal actions ended it (penalized), ``"illegal_action": {agent: why}``."""
+        details = self._aec._game().result_info()
+        if self._illegal:
+            details["illegal_action"] = dict(self._illegal)
+        return details
 
     def step(
         self, actions: dict[str, Any]
@@ -119,22 +131,20 @@ class TabletopParallelEnv(ParallelEnv):
         live = self.agents
         errors = self._play(game, [(seat, actions[names[seat]]) for seat in self._acting])
         rewards = dict.fromkeys(live, 0.0)
-        infos: dict[str, dict[str, Any]] = {a: {} for a in live}
         if errors:  # penalized: the game ends, the core state is as before the step
             for seat, err in errors.items():
                 rewards[names[seat]] = ILLEGAL_ACTION_REWARD
-                infos[names[seat]] = {"illegal_action": str(err)}
+                self._illegal[names[seat]] = str(err)
             self._acting = ()
         else:
             self._acting = game.acting_seats()
             if game.is_terminal:
-                returns, result = game.returns(), game.result_info()
+                returns = game.returns()
                 rewards = {a: float(returns[self._seat_of[a]]) for a in live}
-                infos = {a: dict(result) for a in live}
         over = not self._acting
         terminations = dict.fromkeys(live, over)
         truncations = dict.fromkeys(live, False)
-        observations = self._observations(live)
+        observations, infos = self._observed(live, self._illegal)
         if over:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
@@ -167,15 +177,26 @@ class TabletopParallelEnv(ParallelEnv):
             game.apply(int(action))  # an id: _check_choice passed it
         return {}
 
-    def _observations(self, agents: list[str]) -> dict[str, Obs]:
+    def _observed(
+        self, agents: list[str], illegal: dict[str, str]
+    ) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
+        """Return the observations and infos of ``agents``; each mask is in both, one array."""
         game = self._aec._game()
         acting = self._acting
-        out = {}
+        box = self.obs_type == "box"
+        observations, infos = {}, {}
         for agent in agents:
             seat = self._seat_of[agent]
-            mask = game.legal_mask_of(seat) if seat in acting else self._zero_mask.copy()
-            out[agent] = {"observation": game.observation(seat), "action_mask": mask}
-        return out
+            info = self._aec._new_info(game)
+            if seat in acting:
+                info["action_mask"] = game.legal_mask_of(seat)
+            info["illegal_action"] = agent in illegal
+            planes = game.observation(seat)
+            observations[agent] = (
+                planes if box else {"observation": planes, "action_mask": info["action_mask"]}
+            )
+            infos[agent] = info
+        return observations, infos
 
     def render(self) -> str | np.ndarray | None:
         """Return the ansi text, RGB image or SVG of the position (per ``render_mode``);

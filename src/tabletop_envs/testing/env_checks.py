@@ -3,7 +3,9 @@ random playouts through the env, seeding, copies, rejected actions and ``load_st
 
 Conventions checked (see ``docs/conventions.md``): the mask of every agent that is not to move
 is all zeros, every mask is all zeros once the game is over, every reward before the last step
-is 0, the final rewards are ``game.returns()`` and the final infos carry ``game.result_info()``.
+is 0, the final rewards are ``game.returns()``; every agent's infos have the same keys, shapes
+and dtypes at every step, their ``action_mask`` is the observation's, and ``result_details()`` is
+``game.result_info()`` at the end.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from tabletop_envs.testing.play import (
     Case,
     assert_same_obs,
     expect_raises,
+    info_key,
+    info_layout,
     mid_game_env,
     play_out,
     random_action,
@@ -116,6 +120,14 @@ def _is_negative_zero(x: float) -> bool:
     return x == 0 and math.copysign(1.0, x) < 0
 
 
+def _check_info(env: Any, agent: str, obs: dict[str, np.ndarray], where: str) -> None:
+    """The agent's infos have the layout of a fresh game's and hold the observation's mask."""
+    layout = info_layout(env._new_info(env.game_class(env.params, 0)))
+    info = env.infos[agent]
+    assert info_layout(info) == layout, f"{where}: infos {info_layout(info)}, expected {layout}"
+    assert info["action_mask"] is obs["action_mask"], f"{where}: infos hold another mask"
+
+
 def _play_env_game(env: Any, seed: int) -> None:
     """Play one seeded random game through ``env``, checking every agent at every step."""
     spec = env.game_spec
@@ -130,6 +142,7 @@ def _play_env_game(env: Any, seed: int) -> None:
         for agent in agents:
             obs = env.observe(agent)
             _check_obs(obs, env.observation_space(agent), spec, f"{where} {agent}")
+            _check_info(env, agent, obs, f"{where} {agent}")
             if agent == mover:
                 assert np.array_equal(obs["action_mask"], game.legal_mask()), (
                     f"{where}: the env's action_mask is not the game's legal_mask"
@@ -157,15 +170,17 @@ def _check_env_end(env: Any, seed: int) -> None:
         where = f"seed {seed} end {agent}"
         obs = env.observe(agent)
         _check_obs(obs, env.observation_space(agent), spec, where)
+        _check_info(env, agent, obs, where)
         assert not obs["action_mask"].any(), f"{where}: mask not zero at the end"
+        assert not env.infos[agent]["illegal_action"], f"{where}: illegal_action"
         reward = env.rewards[agent]
         assert isinstance(reward, float) and not _is_negative_zero(reward), f"{where}: {reward!r}"
         assert reward == returns[seat], f"{where}: reward {reward} != returns {returns}"
         assert low <= reward <= high, f"{where}: reward {reward} outside {spec.reward_range}"
         assert env.terminations[agent] and not env.truncations[agent], where
-        assert env.infos[agent] == {**env.infos[agent], **result}, (
-            f"{where}: infos {env.infos[agent]} lack result_info {result}"
-        )
+        final = env._new_info(env.game)  # the declared result arrays of the game
+        assert info_key(env.infos[agent]) == info_key(final), f"{where}: result arrays"
+    assert env.result_details() == result, f"seed {seed}: result_details() is not result_info()"
     seen = []
     while env.agents:
         agent = env.agent_selection
@@ -200,7 +215,8 @@ def trace_digest(env: Any, seed: int, env_seed: int | None = None) -> str:
         legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
         action = int(legal[policy.integers(len(legal))])
         env.step(action)
-        bookkeeping = (action, env.rewards, env.terminations, env.truncations, env.infos)
+        infos = {a: info_key(i) for a, i in env.infos.items()}
+        bookkeeping = (action, env.rewards, env.terminations, env.truncations, infos)
         h.update(repr(bookkeeping).encode())
     return h.hexdigest()
 
@@ -251,7 +267,7 @@ def _env_view(env: Any) -> tuple[Any, ...]:
         dict(env._cumulative_rewards),
         dict(env.terminations),
         dict(env.truncations),
-        copy.deepcopy(env.infos),
+        {agent: info_key(info) for agent, info in env.infos.items()},
     )
 
 
@@ -340,7 +356,8 @@ def check_env_penalizes(case: Case, steps: int) -> None:
         assert env.terminations[agent] and not env.truncations[agent], f"{where}: {agent}"
         assert env.rewards[agent] == (-1.0 if agent == mover else 0.0), f"{where}: {agent}"
         assert not env.observe(agent)["action_mask"].any(), f"{where}: {agent}"
-    assert "illegal" in str(env.infos[mover].get("illegal_action", "")), env.infos[mover]
+    assert all(env.infos[a]["illegal_action"] == (a == mover) for a in env.possible_agents)
+    assert "illegal" in env.result_details()["illegal_action"][mover], env.result_details()
     finals = {}
     while env.agents:
         agent = env.agent_selection

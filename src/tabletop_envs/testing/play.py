@@ -156,6 +156,24 @@ def assert_same_obs(a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray], wh
         assert np.array_equal(a[key], b[key]), f"{where}: {key} differs"
 
 
+def info_key(info: Mapping[str, Any], skip: tuple[str, ...] = ()) -> tuple[Any, ...]:
+    """Return one agent's infos in a comparable, hashable form (an array by dtype, shape and
+    bytes), without the keys in ``skip``."""
+    return tuple(
+        (k, (v.dtype.str, v.shape, v.tobytes()) if isinstance(v, np.ndarray) else v)
+        for k, v in info.items()
+        if k not in skip
+    )
+
+
+def info_layout(info: Mapping[str, Any]) -> dict[str, Any]:
+    """Return what must not change between steps in an agent's infos: per key, the dtype and
+    shape of an array, the type of anything else."""
+    return {
+        k: (v.dtype.str, v.shape) if isinstance(v, np.ndarray) else type(v) for k, v in info.items()
+    }
+
+
 def assert_same_game_view(a: GameState, b: GameState, where: str) -> None:
     """Assert two core states are equal and show every seat the same thing."""
     assert a == b, f"{where}: states differ"

@@ -35,6 +35,7 @@ SPEC = EnvSpec(
     moves="tabletop_envs.games.isis_osiris.moves:SYNTAX",
     score_key="scores",
     gym_id="tabletop_envs/IsisOsiris-v0",
+    results="tabletop_envs.games.isis_osiris.results:result_arrays",
 )
 
 _EXPORTS = {

@@ -46,7 +46,9 @@ class EnvSpec:
     ``"module:function"`` scoring the legal actions (see :mod:`tabletop_envs.agents.greedy`);
     ``moves`` names the game's :class:`MoveSyntax`; ``score_key`` is the ``result_info()`` key
     holding each seat's final score, for games that have scores beyond win/loss;
-    ``gym_id`` is the Gymnasium id of the single-agent view (registered with the env).
+    ``gym_id`` is the Gymnasium id of the single-agent view (registered with the env);
+    ``targets`` names ``targets(state, seat)``, where the picture's moves can be clicked (a list
+    of :class:`~tabletop_envs.render.targets.Target`; the web app plays by them).
     """
 
     name: str
@@ -59,6 +61,7 @@ class EnvSpec:
     moves: str | None = None
     score_key: str | None = None
     gym_id: str | None = None
+    targets: str | None = None
 
     def load_game(self) -> type[GameState]:
         """Return the game's :class:`~tabletop_envs.core.GameState` subclass."""
@@ -69,6 +72,10 @@ class EnvSpec:
         if self.image is None:
             raise ValueError(f"{self.name} has no picture (rgb_array and svg renderer)")
         return load(self.image)
+
+    def load_targets(self) -> Any:
+        """Return the function listing where the picture's moves are (None when not declared)."""
+        return None if self.targets is None else load(self.targets)
 
     def load_moves(self) -> MoveSyntax | None:
         """Return the game's move syntax, or None when it declares none."""

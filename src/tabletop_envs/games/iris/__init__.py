@@ -21,6 +21,7 @@ SPEC = EnvSpec(
     heuristics={"greedy": "tabletop_envs.games.iris.heuristics:score_actions"},
     moves="tabletop_envs.games.iris.moves:SYNTAX",
     gym_id="tabletop_envs/Iris-v0",
+    targets="tabletop_envs.games.iris.image:targets",
 )
 
 _EXPORTS = {

@@ -38,6 +38,7 @@ SPEC = EnvSpec(
     moves="tabletop_envs.games.irk.moves:SYNTAX",
     score_key="totals",
     gym_id="tabletop_envs/Irk-v0",
+    targets="tabletop_envs.games.irk.image:targets",
 )
 
 _EXPORTS = {

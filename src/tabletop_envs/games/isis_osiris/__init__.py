@@ -35,6 +35,7 @@ SPEC = EnvSpec(
     moves="tabletop_envs.games.isis_osiris.moves:SYNTAX",
     score_key="scores",
     gym_id="tabletop_envs/IsisOsiris-v0",
+    targets="tabletop_envs.games.isis_osiris.image:targets",
 )
 
 _EXPORTS = {

@@ -256,7 +256,7 @@ def test_moves_out_of_turn_by_agents_or_while_thinking_are_refused(client, store
     assert "an agent is thinking" in error(
         client.post(f"/api/games/{gid}/move", json={**zero, "action": 12}), 409
     )
-    assert "a move is played by a seat" not in error(
+    assert "ask as a seat with its token" in error(
         client.post(f"/api/games/{gid}/move", json={"action": 12}), 403
     )
 

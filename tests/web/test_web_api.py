@@ -288,7 +288,7 @@ def test_a_game_between_agents_has_a_spectator(client):
     view = new(client, seats=("random", "greedy"))
     assert view["viewer"] is None and view["tokens"] == {} and view["agent_to_move"]
     end = play_out(client, view, None, None)
-    assert end["over"] and end["history"][0]["text"].startswith("(")
+    assert end["over"] and end["history"][0]["text"].startswith("plays (")
 
 
 # ---- records ------------------------------------------------------------------------------

@@ -51,7 +51,7 @@ class Move:
     seat: int
     action: int
     seen: list[str]  # per seat, announce_move's words for that seat
-    public: str  # the spectator's caption (agent-only games): the move's name
+    public: str  # a spectator's words (games between agents): as the mover saw its move
 
 
 @dataclass
@@ -172,7 +172,7 @@ class GameSession:
                 raise WebError(400, f"illegal move {public}: {err.reason}") from None
         seen = [announce_move(game, action, v) for v in range(len(self.seats))]
         self.env.step(action)
-        self.moves.append(Move(seat, action, seen, public))
+        self.moves.append(Move(seat, action, seen, seen[seat]))
 
     def agent_move(self) -> tuple[Agent, GameState, int]:
         """Return the agent to move, a copy of the game for it to think on, and the seat."""

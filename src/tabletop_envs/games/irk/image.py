@@ -168,7 +168,7 @@ def _hand(out: Drawing, state: IrkState, seat: int, at: _Layout) -> None:
     if state.chosen[seat] >= 0:
         x = at.hand_tile(k + 1).x
         out.add(Text(x + 8, at.hand + 18 + 1.5 * HAND, "chose:", 8, INK, "start"))
-        _tile(out, state, x + 44, at.hand + 18, state.chosen[seat], HAND)
+        _tile(out, state, x + 56, at.hand + 18, state.chosen[seat], HAND)
 
 
 def targets(state: IrkState, seat: int | None = None) -> list[Target]:

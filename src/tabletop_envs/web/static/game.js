@@ -28,6 +28,7 @@ export class GamePage {
     this.tokens = tokens || {};
     const seats = Object.keys(this.tokens).map(Number).sort((a, b) => a - b);
     this.seat = seats.length ? seats[0] : null;
+    this.stop();
     this.setPlaying(false);
     this.show(view);
     this.showSeatLinks();
@@ -43,6 +44,9 @@ export class GamePage {
 
   show(view) {
     this.view = view;
+    // what the page is doing, for people (styles) and for the browser tests alike
+    document.body.dataset.state = view.over ? "over" : view.your_turn ? "your-turn" : "waiting";
+    $("board").dataset.move = view.move_number;
     $("game-title").textContent = view.env;
     $("seat-list").replaceChildren(...view.seats.map((s) => this.seatItem(s, view)));
     $("turn").textContent = this.turnText(view);
@@ -108,20 +112,29 @@ export class GamePage {
     if (this.busy || !this.view?.agent_to_move) return;
     this.busy = true;
     $("turn").textContent = this.turnText(this.view);
+    let ok = false;
     try {
-      await this.request(() => post(`/api/games/${this.view.id}/step`, this.auth()));
+      ok = await this.request(() => post(`/api/games/${this.view.id}/step`, this.auth()));
     } finally {
       this.busy = false;
     }
+    if (this.view) $("turn").textContent = this.turnText(this.view);
+    if (ok) this.schedule(); // the same agent may move again (Isis & Osiris: reveal, place)
+    else this.setPlaying(false, false); // an agent that failed is not asked again by itself
   }
 
   async request(call) {
+    document.body.dataset.busy = "1";
     try {
       const view = await call();
       $("game-error").textContent = "";
       this.show(view);
+      return true;
     } catch (err) {
       $("game-error").textContent = err.message;
+      return false;
+    } finally {
+      delete document.body.dataset.busy;
     }
   }
 
@@ -146,12 +159,12 @@ export class GamePage {
     await this.request(() => get(`/api/games/${this.view.id}${this.query()}`));
   }
 
-  setPlaying(on) {
+  setPlaying(on, next = true) {
     this.playing = on;
     $("play").disabled = on;
     $("pause").disabled = !on;
-    $("step").disabled = on;
-    if (this.view) this.schedule();
+    $("step").disabled = on || !this.view?.agent_to_move;
+    if (this.view && next) this.schedule();
   }
 
   stop() {

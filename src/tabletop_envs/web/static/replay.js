@@ -32,6 +32,7 @@ export class ReplayPage {
 
   show(view) {
     this.view = view;
+    $("replay-board").dataset.position = view.position;
     $("replay-title").textContent = `${view.env}: ${view.agents.join(" vs ")}`;
     $("replay-caption").textContent = view.caption;
     showPicture($("replay-board"), view.picture);

@@ -7,9 +7,13 @@ function cell(tag, text) {
   return el;
 }
 
-const show = (value) =>
-  Array.isArray(value) ? value.map((v) => (Array.isArray(v) ? `[${v.join(" ")}]` : v)).join(" ")
-  : value === null ? "-" : String(value);
+const show = (value) => {
+  if (Array.isArray(value)) {
+    if (!value.length) return "none";
+    return value.map((v) => (Array.isArray(v) ? `[${v.join(" ")}]` : v)).join(" ");
+  }
+  return value === null ? "-" : String(value);
+};
 
 // Details that are lists but not one value per seat.
 const SHARED = new Set(["colors", "winner", "winners", "discards"]);

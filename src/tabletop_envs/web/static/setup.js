@@ -84,6 +84,7 @@ export class SetupForm {
 
   // Ask the server how many seats these parameters make (and whether it accepts them).
   async checkParams() {
+    this.form.dataset.checking = "1";
     try {
       const answer = await post("/api/setup", { env: this.envSelect.value, params: this.params() });
       this.error.textContent = "";
@@ -91,6 +92,8 @@ export class SetupForm {
       this.showSeats(answer.seats.map((spec, s) => (s < kept.length ? kept[s] : spec)));
     } catch (err) {
       this.error.textContent = err.message;
+    } finally {
+      delete this.form.dataset.checking;
     }
   }
 

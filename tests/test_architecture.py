@@ -209,9 +209,7 @@ def test_command_lines_come_from_declared_configs():
     assert len(calls) <= MAX_ADD_ARGUMENT, f"{len(calls)} add_argument calls:\n" + "\n".join(calls)
 
 
-@pytest.mark.parametrize(
-    "low", ["core", "games", "envs", "agents", "search", "evaluation", "web"]
-)
+@pytest.mark.parametrize("low", ["core", "games", "envs", "agents", "search", "evaluation", "web"])
 def test_lower_layers_never_name_training_or_cli(low: str):
     """Not even by a "module:function" string (the agent plugins come from entry points)."""
     named = []

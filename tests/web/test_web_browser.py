@@ -97,15 +97,26 @@ def new_game(driver, base_url, env, params, seats):
     until(lambda: driver.find_element("id", "game").is_displayed(), 10, "no game started")
 
 
-def click_a_move(driver):
-    """Click the first highlighted place (and the first choice it offers), else a button."""
+def click_a_move(driver, chooser_shot=None):
+    """Click the first highlighted place (and the first choice it offers), else a button.
+
+    When the place offers several moves (an Irk cell several placements cover), point at the
+    first choice (its cells are previewed) and save ``chooser_shot`` if given.
+    """
     before = move_number(driver)
     legal = css(driver, "#board .target.legal")
     if legal:
         legal[0].click()
         chooser = driver.find_element("id", "chooser")
         if chooser.is_displayed():
-            css(driver, "#chooser button[data-action]")[0].click()
+            from selenium.webdriver.common.action_chains import ActionChains
+
+            first = css(driver, "#chooser button[data-action]")[0]
+            ActionChains(driver).move_to_element(first).perform()
+            assert css(driver, "#board .preview"), "pointing at a choice previews its cells"
+            if chooser_shot:
+                shot(driver, chooser_shot)
+            first.click()
     else:
         css(driver, "#buttons button")[0].click()
     until(lambda: state(driver) and move_number(driver) > before, 10, "the move was not played")
@@ -132,7 +143,7 @@ def test_a_person_plays_a_whole_game_by_clicking(driver, base_url, env):
             shot(driver, f"{env}-illegal")
         if clicks == 3:
             shot(driver, f"{env}-playing")
-        click_a_move(driver)
+        click_a_move(driver, chooser_shot=f"{env}-chooser")
         clicks += 1
         assert text(driver, "game-error") == ""  # a legal click clears the explanation
     assert explained and explained.startswith("illegal move "), explained

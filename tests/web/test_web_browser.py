@@ -230,3 +230,24 @@ def test_stepping_through_a_record_file(driver, base_url, tmp_path):
     driver.find_element("id", "record-file").send_keys(str(bad))
     message = until(lambda: text(driver, "record-error"), 10, "no error for a bad record")
     assert message.startswith("not a valid game record")
+
+
+def test_a_second_person_plays_from_the_link_to_their_seat(driver, base_url):
+    new_game(driver, base_url, "iris_v0", GAMES["iris_v0"], ["human", "human"])
+    assert settle(driver) == "your-turn"
+    link = driver.find_element("css selector", "#other-seats a")
+    assert link.text == "open player_1's page"
+    second_page = link.get_attribute("href")
+    click_a_move(driver)  # player_0's opening stone: then it is player_1's turn
+    assert text(driver, "turn") == "Waiting for player_1 (another page)."
+    driver.get(second_page)
+    assert settle(driver) == "your-turn"
+    assert [li.text for li in css(driver, "#seat-list li")] == [
+        "player_0: human",
+        "player_1: you",
+    ]
+    click_a_move(driver)  # the first of player_1's two stones
+    assert settle(driver) == "your-turn"  # and the second
+    click_a_move(driver)
+    until(lambda: state(driver) == "waiting", 10, "player_1's turn did not end")
+    assert text(driver, "turn") == "Waiting for player_0 (another page)."

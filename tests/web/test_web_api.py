@@ -374,3 +374,11 @@ def test_an_oversized_record_is_refused_unread(client, store):
 
     assert "a game record is at most" in error(client.post("/api/replays", content=chunks()), 413)
     assert store.sessions == {}
+
+
+def test_a_game_without_hidden_information_sends_its_record_at_any_time(client):
+    view = new(client, "iris_v0")
+    assert view["record"]
+    auth = {"seat": 0, "token": view["tokens"]["0"]}
+    answer = client.get(f"/api/games/{view['id']}/record", params=auth)
+    assert GameRecord.from_json(answer.text).actions == ()

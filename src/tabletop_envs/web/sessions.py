@@ -124,11 +124,14 @@ class GameSession:
         return out
 
     def record_allowed(self) -> bool:
-        """Return whether the record may be sent: it holds the seed and every secret move."""
-        return not self.tokens or self.game.is_terminal
+        """Return whether the record may be sent: it holds the deal and every secret move, so a
+        game of hidden information with a human seat sends it once it is over."""
+        game = self.game
+        perfect = type(game).resample_hidden is GameState.resample_hidden  # nothing to redraw
+        return not self.tokens or game.is_terminal or perfect
 
     def record(self) -> GameRecord:
-        """Return the game's record (409 while a hidden move could still matter)."""
+        """Return the game's record (409 while it would show a person hidden information)."""
         if not self.record_allowed():
             raise WebError(
                 409,

@@ -50,6 +50,8 @@ export class GamePage {
     $("game-title").textContent = view.env;
     $("seat-list").replaceChildren(...view.seats.map((s) => this.seatItem(s, view)));
     $("turn").textContent = this.turnText(view);
+    const last = view.history[view.history.length - 1];
+    $("last-move").textContent = last ? `Last move: player_${last.seat} ${last.text}` : "";
     $("hint").textContent = view.your_turn ? this.hint(view) : "";
     renderBoard($("board"), $("chooser"), view, (action) => this.move({ action }));
     $("buttons").replaceChildren(...(view.your_turn ? view.buttons : []).map((m) => this.button(m)));

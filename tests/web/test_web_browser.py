@@ -168,6 +168,10 @@ def test_opening_an_env_by_its_address_plays_against_the_expert(driver, base_url
     click_a_move(driver)  # choose a tile: the expert then chooses, and so on
     assert settle(driver) == "your-turn"
     shot(driver, "irk_v0-expert")
+    played = move_number(driver)
+    assert "game=" in driver.current_url and "token=" in driver.current_url
+    driver.refresh()  # the address is the game's page: a reload comes back to it
+    assert settle(driver) == "your-turn" and move_number(driver) == played
     driver.get(base_url + "/?env=chess_v0")
     message = until(lambda: text(driver, "setup-error"), 10, "no error for an unknown env")
     assert "unknown env 'chess_v0'" in message

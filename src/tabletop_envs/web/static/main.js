@@ -1,6 +1,7 @@
 // The page: the new-game form, a game, or a record being stepped through.
 //   /?env=NAME                       a new game of NAME with its default seats
-//   /?game=ID&seat=S&token=T         seat S's page of a game (links given to other seats)
+//   /?game=ID&seat=S&token=T         seat S's page of a game (links given to other seats; the
+//                                    address of a game's page, so a reload comes back to it)
 
 import { get, post, seatQuery } from "./api.js";
 import { GamePage } from "./game.js";
@@ -20,11 +21,17 @@ const game = new GamePage((view) => {
   showSection("replay");
 });
 
+// The address of the page of `view`'s game as seen by `seat` (a reload comes back to it).
+function gameAddress(view, seat, token) {
+  const query = seatQuery(seat, token);
+  return `/?game=${view.id}${query ? "&" + query.slice(1) : ""}`;
+}
+
 async function startGame(request) {
   const view = await post("/api/games", request);
   game.open(view, view.tokens);
   showSection("game");
-  history.replaceState(null, "", "/");
+  history.replaceState(null, "", gameAddress(view, game.seat, view.tokens[game.seat]));
 }
 
 async function openRecord(file) {
@@ -42,6 +49,7 @@ function newGame() {
   game.stop();
   replay.stopPlaying();
   showSection("setup");
+  history.replaceState(null, "", "/");
 }
 
 async function main() {
@@ -65,10 +73,10 @@ async function main() {
       showSection("game");
     }
   } catch (err) {
-    $("setup-error").textContent = err.message;
     if (query.has("env") && !form.envs.has(query.get("env"))) form.envSelect.selectedIndex = 0;
     form.showEnv();
     $("setup-error").textContent = err.message;
+    history.replaceState(null, "", "/");
   }
 }
 

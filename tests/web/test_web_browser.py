@@ -255,3 +255,24 @@ def test_a_second_person_plays_from_the_link_to_their_seat(driver, base_url):
     click_a_move(driver)
     until(lambda: state(driver) == "waiting", 10, "player_1's turn did not end")
     assert text(driver, "turn") == "Waiting for player_0 (another page)."
+
+
+def test_iris_shows_the_cell_a_colored_first_stone_forces(driver, base_url):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    new_game(driver, base_url, "iris_v0", {"board_size": "4"}, ["human", "random"])
+    settle(driver)
+    click_a_move(driver)  # Black's opening stone; White replies; Black's first stone now
+    assert settle(driver) == "your-turn"
+    colored = css(driver, "#board .target.legal[data-preview]")
+    assert colored, "every empty colored cell previews its opposite"
+    ActionChains(driver).move_to_element(colored[0]).perform()
+    assert len(css(driver, "#board .preview")) == 2  # the cell pointed at and its opposite
+    shot(driver, "iris_v0-forced-preview")
+    before = move_number(driver)
+    colored[0].click()
+    until(lambda: state(driver) and move_number(driver) == before + 1, 10, "no first stone")
+    assert settle(driver) == "your-turn"
+    assert len(css(driver, "#board .target.legal")) == 1  # the forced opposite cell, alone
+    assert text(driver, "hint") == "Click a cell for your stone."
+    shot(driver, "iris_v0-forced")

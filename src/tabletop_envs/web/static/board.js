@@ -61,6 +61,7 @@ export function renderBoard(el, chooser, view, play) {
     const el2 = shape(place.box, legal.length ? "target legal" : "target illegal");
     el2.dataset.key = key;
     el2.dataset.actions = place.targets.map((t) => t.action).join(" ");
+    if (legal.some((t) => t.preview.length)) el2.dataset.preview = "";
     el2.addEventListener("mouseenter", () => {
       if (legal.length === 1) preview([...legal[0].boxes, ...legal[0].preview]);
       else preview(legal.flatMap((t) => t.preview));

@@ -382,3 +382,20 @@ def test_a_game_without_hidden_information_sends_its_record_at_any_time(client):
     auth = {"seat": 0, "token": view["tokens"]["0"]}
     answer = client.get(f"/api/games/{view['id']}/record", params=auth)
     assert GameRecord.from_json(answer.text).actions == ()
+
+
+def test_an_agent_whose_file_cannot_be_read_is_refused(client, store):
+    from tabletop_envs.agents.registry import _FACTORIES, register_agent
+
+    def missing(args, env, seed):
+        raise FileNotFoundError(f"no model file {args!r}")
+
+    register_agent("filed", missing)
+    try:
+        body = {"env": "iris_v0", "seats": ["human", "filed:/nowhere.zip"]}
+        assert "no model file '/nowhere.zip'" in error(client.post("/api/games", json=body), 400)
+        body["seats"][1] = "az:/nowhere.npz"
+        assert "no network file at /nowhere.npz" in error(client.post("/api/games", json=body), 400)
+    finally:
+        del _FACTORIES["filed"]
+    assert store.sessions == {}

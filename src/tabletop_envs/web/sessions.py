@@ -213,7 +213,9 @@ def new_game(game_id: str, env_name: Any, params: Any, seats: Any, seed: Any) ->
             for s, spec in enumerate(specs)
             if spec != HUMAN
         }
-    except ValueError as err:  # an unknown env, a parameter, a seat, an agent spec, the seed
+    # an unknown env, a parameter, a seat, an agent spec, the seed; an agent's file that cannot
+    # be read, or a package it needs (what the command line reports the same way)
+    except (ValueError, OSError, ImportError) as err:
         raise WebError(400, str(err)) from None
     env.reset(seed=seed)
     tokens = {s: secrets.token_urlsafe(16) for s, spec in enumerate(specs) if spec == HUMAN}

@@ -399,3 +399,16 @@ def test_an_agent_whose_file_cannot_be_read_is_refused(client, store):
     finally:
         del _FACTORIES["filed"]
     assert store.sessions == {}
+
+
+def test_a_fault_of_the_server_is_a_json_500(store, monkeypatch):
+    from starlette.testclient import TestClient
+
+    from tabletop_envs.web import app as web_app
+
+    def broken():
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(web_app, "catalogue", broken)
+    with TestClient(web_app.create_app(store=store), raise_server_exceptions=False) as client:
+        assert error(client.get("/api/envs"), 500) == "the server failed: RuntimeError: a bug"

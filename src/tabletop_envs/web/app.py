@@ -207,6 +207,12 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return Response(str(exc.detail), status_code=exc.status_code, media_type="text/plain")
 
 
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """A fault of the server, not of the request: JSON all the same (and logged by uvicorn)."""
+    message = f"the server failed: {type(exc).__name__}: {cut(str(exc), 200)}"
+    return JSONResponse({"error": message}, status_code=500)
+
+
 def create_app(config: ServeConfig | None = None, store: Store | None = None) -> Starlette:
     """Return the web app (its games kept in ``store``, else one made from ``config``)."""
     config = config or ServeConfig()
@@ -225,7 +231,7 @@ def create_app(config: ServeConfig | None = None, store: Store | None = None) ->
         Route("/api/replays/{replay_id}/{position}", replay_view),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers = {WebError: _web_error, HTTPException: _http_error}
+    handlers = {WebError: _web_error, HTTPException: _http_error, Exception: _server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.store = store or Store(config.idle_minutes * 60, config.max_games)
     return app

@@ -50,7 +50,7 @@ def test_the_page_and_its_modules_are_served(client):
 
 def test_envs_lists_each_env_with_its_parameters_and_default_seats(client):
     data = client.get("/api/envs").json()
-    envs = {e["name"]: e for e in data["envs"]}
+    envs = {e["name"]: e for e in data["envs"] if e["name"] in SMALL}
     assert sorted(envs) == ["iris_v0", "irk_v0", "isis_osiris_v0"]
     assert envs["iris_v0"]["params"] == [
         {"name": "board_size", "kind": "int", "default": 5},
@@ -412,3 +412,36 @@ def test_a_fault_of_the_server_is_a_json_500(store, monkeypatch):
     monkeypatch.setattr(web_app, "catalogue", broken)
     with TestClient(web_app.create_app(store=store), raise_server_exceptions=False) as client:
         assert error(client.get("/api/envs"), 500) == "the server failed: RuntimeError: a bug"
+
+
+@pytest.fixture
+def own_registry(monkeypatch):
+    """Let a test register envs of its own: the registry is restored afterwards."""
+    from tabletop_envs.envs import registry
+
+    monkeypatch.setattr(registry, "_SPECS", dict(registry._SPECS))
+    monkeypatch.setattr(registry, "_BY_GAME", {})
+    return registry
+
+
+@pytest.mark.parametrize("image", [None, "tests.conformance.toy_game:drawing"])
+def test_a_game_of_your_own_is_played_from_its_list_of_moves(client, own_registry, image):
+    """No targets declared: every legal move is a button; no picture: the text render."""
+    from tabletop_envs.core.registration import EnvSpec
+
+    own_registry.register(
+        EnvSpec(name="my_nim_v0", game="tests.conformance.toy_game:ToyState", image=image)
+    )
+    envs = {e["name"]: e for e in client.get("/api/envs").json()["envs"]}
+    assert envs["my_nim_v0"]["seats"] == ["human", "random"] and not envs["my_nim_v0"]["clickable"]
+    view = client.post("/api/games", json={"env": "my_nim_v0", "seats": ["human", "random"]})
+    view = view.json()
+    assert view["targets"] == [] and view["buttons"] == view["moves"] and view["buttons"]
+    assert (view["picture"]["svg"] is None) == (image is None)
+    if image is None:
+        assert view["picture"]["text"]
+    end = play_out(client, view, 0, view["tokens"]["0"])
+    replay = client.post(
+        f"/api/games/{view['id']}/replay", json={"seat": 0, "token": view["tokens"]["0"]}
+    )
+    assert replay.status_code == 201 and end["over"]

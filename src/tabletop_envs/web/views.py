@@ -16,11 +16,14 @@ from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec
 from tabletop_envs.render.draw import to_svg
 from tabletop_envs.replay import GameRecord
-from tabletop_envs.watch import caption, frame
+from tabletop_envs.watch import caption, frame, position_text
 
 
 def picture(env_name: str, game: GameState, viewer: int | None) -> dict[str, Any]:
-    """Return ``viewer``'s picture of ``game`` as SVG text with its size."""
+    """Return ``viewer``'s picture of ``game`` as SVG text with its size (an env without a
+    picture: its text render, ``svg`` None)."""
+    if env_spec(env_name).image is None:
+        return {"svg": None, "text": game.render_text(viewer), "width": 0, "height": 0}
     drawing = env_spec(env_name).load_image()(game, viewer)
     return {"svg": to_svg(drawing), "width": drawing.width, "height": drawing.height}
 
@@ -89,16 +92,20 @@ def position_view(
 
 def record_view(record: GameRecord, states: list[GameState], k: int) -> dict[str, Any]:
     """Return position ``k`` of a record as ``watch`` draws it: the frame with its caption."""
-    drawing = frame(record, states, k)
     state = states[k]
     last = len(states) - 1
+    if env_spec(record.env).image is None:
+        shown = {"svg": None, "text": position_text(record, states, k), "width": 0, "height": 0}
+    else:
+        drawing = frame(record, states, k)
+        shown = {"svg": to_svg(drawing), "width": drawing.width, "height": drawing.height}
     return {
         "env": record.env,
         "agents": list(record.agents),
         "position": k,
         "last": last,
         "caption": caption(record, states, k),
-        "picture": {"svg": to_svg(drawing), "width": drawing.width, "height": drawing.height},
+        "picture": shown,
         "result": result_view(state, None) if k == last and state.is_terminal else None,
     }
 

@@ -25,6 +25,14 @@ const keyOf = (box) => `${box.x},${box.y},${box.w},${box.h}`;
 
 // Draw `picture` (SVG text with its size) into `el`; return the overlay <svg>.
 export function showPicture(el, picture) {
+  if (!picture.svg) { // an env without a picture: its text render, moves as buttons
+    const pre = document.createElement("pre");
+    pre.className = "text-board";
+    pre.textContent = picture.text;
+    el.replaceChildren(pre);
+    el.style.aspectRatio = "";
+    return document.createElementNS(SVG_NS, "svg");
+  }
   el.innerHTML = picture.svg;
   const base = el.querySelector("svg");
   base.removeAttribute("width");

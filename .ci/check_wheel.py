@@ -16,9 +16,13 @@ import sys
 from importlib import metadata
 
 HEAVY = ("torch", "stable_baselines3", "sb3_contrib", "matplotlib", "pygame")
-# Modules allowed to need an extra at import time (the train extra: torch and SB3, imported at
-# the top of the CNN policies); every other module must import with the base dependencies only.
-NEEDS_EXTRA = {"tabletop_envs.training.cnn": "train"}
+# Modules allowed to need an extra at import time, with the packages it brings (the train extra:
+# torch and SB3, imported at the top of the CNN policies; the web extra: Starlette, imported by
+# the web app); every other module must import with the base dependencies only.
+NEEDS_EXTRA = {
+    "tabletop_envs.training.cnn": ("train", HEAVY),
+    "tabletop_envs.web.app": ("web", ("starlette", "uvicorn", "anyio")),
+}
 
 
 def main() -> int:
@@ -40,7 +44,12 @@ def main() -> int:
     if meta["License-Expression"] != "MIT":
         failures.append(f"License-Expression is {meta['License-Expression']!r}, not 'MIT'")
     files = {str(f) for f in metadata.files("tabletop_envs") or ()}
-    for needed in ("tabletop_envs/py.typed", "tabletop_envs-{}.dist-info/licenses/LICENSE"):
+    for needed in (
+        "tabletop_envs/py.typed",
+        "tabletop_envs-{}.dist-info/licenses/LICENSE",
+        "tabletop_envs/web/static/index.html",  # the web app's page, package data
+        "tabletop_envs/web/static/main.js",
+    ):
         if needed.format(tabletop_envs.__version__) not in files:
             failures.append(f"the wheel lacks {needed.format(tabletop_envs.__version__)}")
     names = [m.name for m in pkgutil.walk_packages(tabletop_envs.__path__, "tabletop_envs.")]
@@ -50,8 +59,9 @@ def main() -> int:
             importlib.import_module(name)
             imported += 1
         except ModuleNotFoundError as err:
-            if name in NEEDS_EXTRA and (err.name or "").split(".")[0] in HEAVY:
-                print(f"  {name} needs the {NEEDS_EXTRA[name]} extra ({err.name} missing)")
+            extra, packages = NEEDS_EXTRA.get(name, ("", ()))
+            if (err.name or "").split(".")[0] in packages:
+                print(f"  {name} needs the {extra} extra ({err.name} missing)")
             else:
                 failures.append(f"{name}: {type(err).__name__}: {err}")
         except Exception as err:  # report every module, then fail

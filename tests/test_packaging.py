@@ -106,7 +106,8 @@ def test_import_loads_no_optional_heavy_dependency():
 
 
 def test_sdist_and_wheel_carry_the_expert_networks(tmp_path):
-    """An ``agents/experts/*.npz`` file reaches the wheel, built from the sdist as CI does."""
+    """An ``agents/experts/*.npz`` file reaches the wheel, built from the sdist as CI does, and
+    so does the web app's page (``web/static``: HTML, ES modules, CSS)."""
     pytest.importorskip("build")
     project = tmp_path / "project"
     project.mkdir()
@@ -133,4 +134,7 @@ def test_sdist_and_wheel_carry_the_expert_networks(tmp_path):
         )
     wheel = next((tmp_path / "dist").glob("*.whl"))
     with zipfile.ZipFile(wheel) as archive:
-        assert "tabletop_envs/agents/experts/demo_v0.npz" in archive.namelist()
+        names = archive.namelist()
+    assert "tabletop_envs/agents/experts/demo_v0.npz" in names
+    for page in sorted((ROOT / "src" / "tabletop_envs" / "web" / "static").iterdir()):
+        assert f"tabletop_envs/web/static/{page.name}" in names

@@ -1,4 +1,4 @@
-"""The ``tabletop-envs`` command: play, evaluate, watch, replay, bench, train, list.
+"""The ``tabletop-envs`` command: play, evaluate, watch, replay, serve, bench, train, list.
 
 Examples::
 
@@ -8,6 +8,7 @@ Examples::
     tabletop-envs evaluate --env iris_v0 --param board_size=3 --agents greedy "mcts:iterations=100"
     tabletop-envs watch --env iris_v0 --agents greedy,mcts --seed 3 --gif g.gif --record g.json
     tabletop-envs replay g.json --step
+    tabletop-envs serve --port 8000
     tabletop-envs bench --seconds 2 --env iris_v0
     tabletop-envs train --help
     tabletop-envs train --algo az --env iris_v0 --iterations 20 --out runs/az_iris
@@ -15,7 +16,8 @@ Examples::
 Every subcommand's options are declared once, as a :class:`~tabletop_envs.core.config.Config`
 beside the code they configure (:class:`PlayConfig` here,
 :class:`~tabletop_envs.evaluation.arena.ArenaConfig`, :class:`~tabletop_envs.watch.WatchConfig`,
-:class:`~tabletop_envs.watch.ReplayConfig`); the parsers are generated from them. ``bench`` and
+:class:`~tabletop_envs.watch.ReplayConfig`, :class:`~tabletop_envs.web.config.ServeConfig`); the
+parsers are generated from them. ``bench`` and
 ``train`` pass their arguments on to their own parsers. A user's mistake ends in one line
 ``tabletop-envs COMMAND: error: ...`` and exit status 2, before any game is played.
 """
@@ -57,6 +59,7 @@ from tabletop_envs.envs.registry import registered_envs
 from tabletop_envs.evaluation.arena import ArenaConfig
 from tabletop_envs.evaluation.play import GameConfig
 from tabletop_envs.watch import ReplayConfig, WatchConfig
+from tabletop_envs.web.config import WEB_EXTRA_HINT, ServeConfig
 
 TRAIN_ENTRY = "tabletop_envs.training.train"
 
@@ -353,6 +356,18 @@ def cmd_replay(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     return 0
 
 
+# ---- serve ----------------------------------------------------------------------------------
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the web app (the ``web`` extra) until interrupted."""
+    config: ServeConfig = _config(ServeConfig, args)
+    try:
+        from tabletop_envs.web.app import serve
+    except ImportError as err:
+        raise ImportError(f"serve needs the web extra: {WEB_EXTRA_HINT}; {err}") from None
+    serve(config)
+    return 0
+
+
 # ---- bench / train ----------------------------------------------------------------------------
 def find_bench() -> Path | None:
     """Return ``benchmarks/bench.py`` of the working directory or of the package's checkout."""
@@ -443,6 +458,12 @@ COMMANDS = (
         ReplayConfig,
         cmd_replay,
         positional=("record",),
+    ),
+    Command(
+        "serve",
+        "play and watch in a web browser: a local web app (needs the web extra)",
+        ServeConfig,
+        cmd_serve,
     ),
     Command("list", "list registered envs and agents", run=cmd_list),
 )

@@ -75,3 +75,13 @@ def test_move_names_are_accepted_too():
     game.apply(game.coord_to_action(0, 0))
     assert parse_move(game, "PASS") == game.pass_action
     assert parse_move(game, "(1,-2)") == game.coord_to_action(1, -2)
+
+
+def test_expert_envs_names_the_packaged_networks(monkeypatch, tmp_path):
+    from tabletop_envs.agents.registry import expert_envs
+
+    assert expert_envs() == ["iris_v0", "irk_v0", "isis_osiris_v0"]
+    import importlib.resources
+
+    monkeypatch.setattr(importlib.resources, "files", lambda package: tmp_path)
+    assert expert_envs() == []  # no experts folder

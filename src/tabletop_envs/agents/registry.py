@@ -278,14 +278,9 @@ def _expert(args: str, env_name: str, seed: int | None) -> Agent:
         raise ValueError(
             f"agent {quote(spec)} needs an env name: it plays that env's packaged network"
         )
-    folder = files("tabletop_envs.agents") / "experts"
-    resource = folder / f"{env_name}.npz"
+    resource = files("tabletop_envs.agents") / "experts" / f"{env_name}.npz"
     if not resource.is_file():
-        have = (
-            sorted(r.name[: -len(".npz")] for r in folder.iterdir() if r.name.endswith(".npz"))
-            if folder.is_dir()
-            else []
-        )
+        have = expert_envs()
         raise ValueError(
             f"no expert network is packaged for {env_name}; packaged experts: "
             f"{', '.join(have) if have else 'none yet'}. Play a network file of your own with "
@@ -294,6 +289,16 @@ def _expert(args: str, env_name: str, seed: int | None) -> Agent:
     with resource.open("rb") as file:
         net = PolicyValueNet.load(file)
     return _az_agent(net, args, spec, env_name, seed, source=f"the {env_name} expert")
+
+
+def expert_envs() -> list[str]:
+    """Return the envs with a packaged expert network (what ``expert`` plays), sorted."""
+    from importlib.resources import files
+
+    folder = files("tabletop_envs.agents") / "experts"
+    if not folder.is_dir():
+        return []
+    return sorted(r.name[: -len(".npz")] for r in folder.iterdir() if r.name.endswith(".npz"))
 
 
 def _az_agent(

@@ -50,6 +50,8 @@ class EnvSpec:
     ``results`` names ``result_arrays(game) -> {key: array}``: the end of the game as arrays
     whose keys, shapes and dtypes depend only on the parameters (zeros before the end), which
     the envs put in every agent's infos at every step; None puts no result in the infos.
+    ``targets`` names ``targets(state, seat)``, where the picture's moves can be clicked (a list
+    of :class:`~tabletop_envs.render.targets.Target`; the web app plays by them).
     """
 
     name: str
@@ -63,6 +65,7 @@ class EnvSpec:
     score_key: str | None = None
     gym_id: str | None = None
     results: str | None = None
+    targets: str | None = None
 
     def load_game(self) -> type[GameState]:
         """Return the game's :class:`~tabletop_envs.core.GameState` subclass."""
@@ -77,6 +80,10 @@ class EnvSpec:
     def load_results(self) -> Callable[[GameState], dict[str, Any]] | None:
         """Return the game's ``result_arrays`` function, or None when it declares none."""
         return None if self.results is None else load(self.results)
+
+    def load_targets(self) -> Any:
+        """Return the function listing where the picture's moves are (None when not declared)."""
+        return None if self.targets is None else load(self.targets)
 
     def load_moves(self) -> MoveSyntax | None:
         """Return the game's move syntax, or None when it declares none."""

@@ -22,6 +22,7 @@ SPEC = EnvSpec(
     moves="tabletop_envs.games.iris.moves:SYNTAX",
     gym_id="tabletop_envs/Iris-v0",
     results="tabletop_envs.games.iris.results:result_arrays",
+    targets="tabletop_envs.games.iris.image:targets",
 )
 
 _EXPORTS = {

@@ -20,9 +20,10 @@ import numpy as np
 
 from tabletop_envs.core.components import connected_components
 from tabletop_envs.games.iris.rules import PLAYER_NAMES, IrisState
-from tabletop_envs.games.iris.tables import OVER, SECOND_OPPOSITE
+from tabletop_envs.games.iris.tables import FIRST, OVER, SECOND_OPPOSITE
 from tabletop_envs.render.draw import Circle, Drawing, Polygon, Text, hexagon, to_rgb, wrap
 from tabletop_envs.render.raster import Color
+from tabletop_envs.render.targets import Box, Target
 
 #: Circumradius of a cell in pixels.
 CELL_RADIUS = 20
@@ -165,9 +166,39 @@ def _decision(lists: tuple[list[int], list[int]]) -> list[str]:
     return ["game over: draw", "equal group scores"]
 
 
+def _cell_box(board_size: int, q: int, r: int) -> Box:
+    """Return the disc inscribed in the hexagon of cell ``(q, r)``."""
+    x, y = cell_center(board_size, q, r)
+    inner = CELL_RADIUS * math.sqrt(3) / 2
+    return Box(x - inner, y - inner, 2 * inner, 2 * inner, round=True)
+
+
+def targets(state: IrisState, seat: int | None = None) -> list[Target]:
+    """Return where the mover's moves are on :func:`drawing`: one target per cell.
+
+    Pointing at an empty colored cell for a first stone previews its opposite cell (where the
+    second stone is then forced). Pass is no place on the board. None once the game is over.
+    """
+    if seat is not None:
+        state._check_seat(seat)
+    if state.is_terminal:
+        return []
+    n = state.params.board_size
+    t = state.tables
+    out = []
+    for idx in t.board.cells:
+        preview: tuple[Box, ...] = ()
+        if state.phase == FIRST and t.colored[idx] and not state.board[idx]:
+            preview = (_cell_box(n, *t.board.coord(t.opposite[idx])),)
+        out.append(
+            Target(idx, (_cell_box(n, *t.board.coord(idx)),), "a cell for your stone", preview)
+        )
+    return out
+
+
 def draw(state: IrisState) -> np.ndarray:
     """Return a fresh ``(H, W, 3)`` uint8 picture of ``state`` (see the module docstring)."""
     return to_rgb(drawing(state))
 
 
-__all__ = ["cell_center", "draw", "drawing", "image_size", "pair_colors"]
+__all__ = ["cell_center", "draw", "drawing", "image_size", "pair_colors", "targets"]

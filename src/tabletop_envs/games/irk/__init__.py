@@ -39,6 +39,7 @@ SPEC = EnvSpec(
     score_key="totals",
     gym_id="tabletop_envs/Irk-v0",
     results="tabletop_envs.games.irk.results:result_arrays",
+    targets="tabletop_envs.games.irk.image:targets",
 )
 
 _EXPORTS = {

@@ -12,19 +12,24 @@ choice) appears only in that seat's own view, ``drawing(state, seat)``, its tile
 same way. At the end the picture gives the result with its reasons: each color's table value,
 every seat's points per color (what its counts won of each majority) and total, and who won
 (on points, or on stars after a tie).
+
+The own hand's tiles are large enough to pick with a click (:func:`targets` says where).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from tabletop_envs.games.irk.deck import COLOR_LETTERS, GRAY, SQUARE_COLOR, SQUARE_LABEL
 from tabletop_envs.games.irk.observation import NUM_ROUNDS
-from tabletop_envs.games.irk.rules import OVER, PHASE_NAMES, PLACE, IrkState
+from tabletop_envs.games.irk.placement import FOOTPRINTS
+from tabletop_envs.games.irk.rules import CHOOSE, OVER, PHASE_NAMES, PLACE, IrkState
 from tabletop_envs.render.draw import Drawing, Polygon, Rect, Text, to_rgb, wrap
 from tabletop_envs.render.raster import Color
+from tabletop_envs.render.targets import Box, Target
 
 #: Side of a table cell in pixels.
 CELL = 24
@@ -39,6 +44,11 @@ STATUS_SIZE = 10
 STATUS_LINE = 14
 ROW_TEXT = 8  # size of the texts in a seat's row, one under the other
 ROW_LINE = 13
+LEFT = MARGIN + LABEL_ROOM  # the table's left edge
+TOP = MARGIN + LABEL_ROOM  # the table's top edge
+HAND = MINI  # side of a square of a tile in the own hand: large enough to click, labelled
+HAND_GAP = 6
+HAND_BLOCK = 18 + 3 * HAND + 4  # the own hand's caption and tiles
 
 BACKGROUND: Color = (240, 236, 226)
 GRID: Color = (225, 220, 208)
@@ -95,53 +105,61 @@ def _tile(out: Drawing, state: IrkState, x: float, y: float, tile: int, side: fl
         _square(out, x, y + k * side, side - 1, code, label=side >= 14)
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """Where the parts of a picture of ``state`` lie (shared by :func:`drawing` and
+    :func:`targets`)."""
+
+    r0: int
+    c0: int
+    nr: int
+    nc: int
+    width: int
+    status: tuple[str, ...]  # the status lines, wrapped to the picture's width
+    panel: int  # top of the status lines
+    rows: int  # top of the seats' rows
+    hand: int  # top of the own hand's block
+
+    def cell(self, row: int, col: int) -> Box | None:
+        """Return the box of table cell ``(row, col)``, or None outside the shown window."""
+        if not (0 <= row - self.r0 < self.nr and 0 <= col - self.c0 < self.nc):
+            return None
+        return Box(LEFT + (col - self.c0) * CELL, TOP + (row - self.r0) * CELL, CELL, CELL)
+
+    def hand_tile(self, k: int) -> Box:
+        """Return the box of the ``k``-th tile of the own hand."""
+        return Box(MARGIN + k * (HAND + HAND_GAP), self.hand + 18, HAND - 1, 3 * HAND - 1)
+
+
+def _layout(state: IrkState) -> _Layout:
+    r0, c0, nr, nc = window(state)
+    width = 2 * MARGIN + max(LABEL_ROOM + nc * CELL, PANEL_WIDTH)
+    status = tuple(
+        line for text in _status(state) for line in wrap(text, STATUS_SIZE, width - 2 * MARGIN)
+    )
+    panel = TOP + nr * CELL + MARGIN
+    rows = panel + 6 + STATUS_LINE * len(status)
+    hand = rows + state.params.num_players * ROW_HEIGHT
+    return _Layout(r0, c0, nr, nc, width, status, panel, rows, hand)
+
+
 def drawing(state: IrkState, seat: int | None = None) -> Drawing:
     """Return the drawing of the public position, plus ``seat``'s hand if given."""
     if seat is not None:
         seat = state._check_seat(seat)
     n = state.params.num_players
-    r0, c0, nr, nc = window(state)
-    width = 2 * MARGIN + max(LABEL_ROOM + nc * CELL, PANEL_WIDTH)
-    status = [
-        line for text in _status(state) for line in wrap(text, STATUS_SIZE, width - 2 * MARGIN)
-    ]
-    top = MARGIN + LABEL_ROOM
-    panel = top + nr * CELL + MARGIN
-    rows = panel + 6 + STATUS_LINE * len(status)
-    height = rows + n * ROW_HEIGHT + 2 * MARGIN + (ROW_HEIGHT + 18 if seat is not None else 0)
-    out = Drawing(width, height, BACKGROUND)
-    _table(out, state, (r0, c0, nr, nc))
-    for i, line in enumerate(status):
-        out.add(Text(MARGIN, panel + 6 + i * STATUS_LINE, line, STATUS_SIZE, INK, "start"))
-    y = rows
-    for s in range(n):
-        _seat_row(out, state, s, MARGIN, y)
-        y += ROW_HEIGHT
-    if seat is not None:
-        out.add(Text(MARGIN, y + 8, f"player_{seat} hand (own view):", 8, INK, "start"))
-        x = MARGIN
-        for tile in state.hands[seat]:
-            _tile(out, state, x, y + 18, tile, MINI)
-            x += MINI + 4
-        if state.chosen[seat] >= 0:
-            out.add(Text(x + 8, y + 18 + 1.5 * MINI, "chose:", 8, INK, "start"))
-            _tile(out, state, x + 60, y + 18, state.chosen[seat], MINI)
-    return out
-
-
-def _table(out: Drawing, state: IrkState, shown: tuple[int, int, int, int]) -> None:
-    """Add the shown part of the table: coordinates, cells, stacking notches."""
-    r0, c0, nr, nc = shown
     t = state.params.table_size
-    top, left = MARGIN + LABEL_ROOM, MARGIN + LABEL_ROOM
-    for c in range(nc):
-        out.add(Text(left + (c + 0.5) * CELL, MARGIN + LABEL_ROOM / 2, str(c0 + c), 9, LABEL))
-    for r in range(nr):
-        y = top + r * CELL
-        out.add(Text(MARGIN + LABEL_ROOM / 2, y + CELL / 2, str(r0 + r), 9, LABEL))
-        for c in range(nc):
-            x = left + c * CELL
-            cell = (r0 + r) * t + c0 + c
+    at = _layout(state)
+    height = at.hand + 2 * MARGIN + (HAND_BLOCK if seat is not None else 0)
+    out = Drawing(at.width, height, BACKGROUND)
+    for c in range(at.nc):
+        out.add(Text(LEFT + (c + 0.5) * CELL, MARGIN + LABEL_ROOM / 2, str(at.c0 + c), 9, LABEL))
+    for r in range(at.nr):
+        y = TOP + r * CELL
+        out.add(Text(MARGIN + LABEL_ROOM / 2, y + CELL / 2, str(at.r0 + r), 9, LABEL))
+        for c in range(at.nc):
+            x = LEFT + c * CELL
+            cell = (at.r0 + r) * t + at.c0 + c
             code = int(state.visible[cell])
             if code == 0:
                 out.add(Rect(x + CELL / 2 - 1, y + CELL / 2 - 1, 2, 2, EMPTY_DOT))
@@ -150,6 +168,64 @@ def _table(out: Drawing, state: IrkState, shown: tuple[int, int, int, int]) -> N
             _square(out, x + 1, y + 1, CELL - 2, code, label=True)
             for k in range(min(int(state.height[cell]) - 1, 3)):
                 out.add(Rect(x + 2 + 5 * k, y + 2, 4, 4, NOTCH))
+    for i, line in enumerate(at.status):
+        out.add(Text(MARGIN, at.panel + 6 + i * STATUS_LINE, line, STATUS_SIZE, INK, "start"))
+    for s in range(n):
+        _seat_row(out, state, s, MARGIN, at.rows + s * ROW_HEIGHT)
+    if seat is not None:
+        _hand(out, state, seat, at)
+    return out
+
+
+def _hand(out: Drawing, state: IrkState, seat: int, at: _Layout) -> None:
+    """Add ``seat``'s hand (and its secret choice): its own view only."""
+    out.add(Text(MARGIN, at.hand + 8, f"player_{seat} hand (own view):", 8, INK, "start"))
+    k = -1
+    for k, tile in enumerate(state.hands[seat]):
+        box = at.hand_tile(k)
+        _tile(out, state, box.x, box.y, tile, HAND)
+    if state.chosen[seat] >= 0:
+        x = at.hand_tile(k + 1).x
+        out.add(Text(x + 8, at.hand + 18 + 1.5 * HAND, "chose:", 8, INK, "start"))
+        _tile(out, state, x + 56, at.hand + 18, state.chosen[seat], HAND)
+
+
+def targets(state: IrkState, seat: int | None = None) -> list[Target]:
+    """Return where the mover's moves are on ``drawing(state, seat)``.
+
+    Choosing: the tiles of the own hand (group ``"a tile of your hand"``). Placing: each legal
+    placement's cells in the window (group ``"where your tile goes"``), and for every other cell
+    of the window the placement whose top square lands there running down (illegal: clicking it
+    says why).
+    """
+    if seat is not None:
+        seat = state._check_seat(seat)
+    at = _layout(state)
+    if state.phase == CHOOSE:
+        if seat != state.to_move:
+            return []
+        return [
+            Target(tile, (at.hand_tile(k),), "a tile of your hand")
+            for k, tile in enumerate(state.hands[seat])
+        ]
+    if state.phase != PLACE:
+        return []
+    out = []
+    covered = set()
+    for action in state.legal_actions():
+        row, col, o = state.action_to_placement(action)
+        cells = [(row + dr, col + dc) for dr, dc in FOOTPRINTS[o]]
+        boxes = tuple(b for b in (at.cell(r, c) for r, c in cells) if b is not None)
+        covered.update(cells)
+        out.append(Target(action, boxes, "where your tile goes"))
+    for r in range(at.r0, at.r0 + at.nr):
+        for c in range(at.c0, at.c0 + at.nc):
+            box = at.cell(r, c)
+            if (r, c) not in covered and box is not None:
+                out.append(
+                    Target(state.placement_to_action(r, c, 0), (box,), "where your tile goes")
+                )
+    return out
 
 
 def _seat_row(out: Drawing, state: IrkState, s: int, x: float, y: float) -> None:
@@ -218,4 +294,4 @@ def draw(state: IrkState, seat: int | None = None) -> np.ndarray:
     return to_rgb(drawing(state, seat))
 
 
-__all__ = ["draw", "drawing", "window"]
+__all__ = ["draw", "drawing", "targets", "window"]

@@ -36,6 +36,7 @@ SPEC = EnvSpec(
     score_key="scores",
     gym_id="tabletop_envs/IsisOsiris-v0",
     results="tabletop_envs.games.isis_osiris.results:result_arrays",
+    targets="tabletop_envs.games.isis_osiris.image:targets",
 )
 
 _EXPORTS = {

@@ -20,9 +20,10 @@ import numpy as np
 
 from tabletop_envs.games.isis_osiris.observation import shows_value
 from tabletop_envs.games.isis_osiris.rules import STONE_LETTERS, IsisOsirisState
-from tabletop_envs.games.isis_osiris.tables import COLS, NEIGHBORS, PLACE, ROWS
+from tabletop_envs.games.isis_osiris.tables import COLS, NEIGHBORS, PLACE, ROWS, TILE_BASE, TURN
 from tabletop_envs.render.draw import Circle, Drawing, Polygon, Rect, Text, to_rgb
 from tabletop_envs.render.raster import Color
+from tabletop_envs.render.targets import Box, Target
 
 #: Side of a square in pixels.
 CELL = 40
@@ -152,6 +153,31 @@ def _sum_line(state: IsisOsirisState, seat: int) -> str:
     return f"{scores[seat]:+d} = {terms}{verdict}"
 
 
+def targets(state: IsisOsirisState, seat: int | None = None) -> list[Target]:
+    """Return where the mover's moves are on :func:`drawing`: one target per square.
+
+    At the start of a turn they put a stone (group ``"a square for a stone"``); once a tile is
+    revealed they put that tile (group ``"a square for the revealed tile"``). Reveal is no place
+    on the board.
+    """
+    state._viewer(seat)  # checks the seat
+    if state.phase not in (TURN, PLACE):
+        return []
+    base, group = (
+        (TILE_BASE, "a square for the revealed tile")
+        if state.phase == PLACE
+        else (0, "a square for a stone")
+    )
+    left, top = MARGIN + LABEL_ROOM, MARGIN + LABEL_ROOM
+    return [
+        Target(
+            base + row * COLS + col, (Box(left + col * CELL, top + row * CELL, CELL, CELL),), group
+        )
+        for row in range(ROWS)
+        for col in range(COLS)
+    ]
+
+
 def draw(state: IsisOsirisState, seat: int | None = None) -> np.ndarray:
     """Return ``seat``'s view of the position as an ``(H, W, 3)`` uint8 image.
 
@@ -160,4 +186,4 @@ def draw(state: IsisOsirisState, seat: int | None = None) -> np.ndarray:
     return to_rgb(drawing(state, seat))
 
 
-__all__ = ["draw", "drawing", "image_size"]
+__all__ = ["draw", "drawing", "image_size", "targets"]

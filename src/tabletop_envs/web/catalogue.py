@@ -1,0 +1,108 @@
+"""What the page's form offers: every registered env, its parameters and its default seats.
+
+The parameters are read off each game's parameter dataclass (name, type and default); the
+game checks the values itself when a game is made (:func:`game_params`), so the form never
+repeats a rule: a value out of range comes back as the game's own error message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from typing import Any
+
+from tabletop_envs.agents.registry import agent_names, expert_envs
+from tabletop_envs.core.config import cut, quote
+from tabletop_envs.envs.registry import env_spec, heuristic_games, move_syntax, registered_envs
+
+#: The seat kind of a person at the page (every other seat is an agent spec).
+HUMAN = "human"
+
+
+def param_fields(env_name: str) -> list[dict[str, Any]]:
+    """Return the env's parameters as form fields: name, kind and default.
+
+    ``kind`` is ``"int"``, ``"float"``, ``"bool"``, ``"str"`` or ``"list"`` (a tuple of
+    strings, e.g. Irk's deck: one item per line).
+    """
+    params_class = env_spec(env_name).load_game().params_class
+    hints = typing.get_type_hints(params_class)
+    fields = []
+    for f in dataclasses.fields(params_class):
+        kind = hints[f.name]
+        name = {int: "int", float: "float", bool: "bool", str: "str"}.get(kind, "list")
+        if f.default is not dataclasses.MISSING:
+            default: Any = f.default
+        else:
+            assert f.default_factory is not dataclasses.MISSING, f"{f.name} has no default"
+            default = f.default_factory()
+        fields.append({"name": f.name, "kind": name, "default": _plain(default)})
+    return fields
+
+
+def game_params(env_name: str, params: Any) -> Any:
+    """Return the env's parameter dataclass built from a JSON object of ``params``.
+
+    ValueError (the game's own message) for a value it refuses, an unknown name or a wrong type.
+    """
+    game_class = env_spec(env_name).load_game()
+    names = [f.name for f in dataclasses.fields(game_class.params_class)]
+    if not isinstance(params, dict):
+        raise ValueError(f"params is a JSON object of {env_name}'s parameters {names}")
+    unknown = sorted(k for k in params if k not in names)
+    if unknown:
+        raise ValueError(f"unknown {env_name} parameter(s) {quote(unknown)}; parameters: {names}")
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
+    try:
+        return game_class.params_class(**values)
+    except (TypeError, ValueError, ArithmeticError) as err:
+        raise ValueError(f"{env_name}: {cut(str(err), 300)}") from None
+
+
+def seat_count(env_name: str, params: Any) -> int:
+    """Return how many seats a game of ``env_name`` with ``params`` (a dataclass) has."""
+    game_class = env_spec(env_name).load_game()
+    return game_class(params, 0).num_players
+
+
+def default_seats(env_name: str, seats: int) -> list[str]:
+    """Return the default seats: a person in seat 0, the env's strongest packaged agent in the
+    others (its expert network, else greedy, else random)."""
+    if env_name in expert_envs():
+        other = "expert"
+    elif env_spec(env_name).load_game().game_name in heuristic_games("greedy"):
+        other = "greedy"
+    else:
+        other = "random"
+    return [HUMAN] + [other] * (seats - 1)
+
+
+def catalogue() -> dict[str, Any]:
+    """Return what the page's form offers: the envs (parameters, default seats) and agents."""
+    envs = []
+    for name in registered_envs():
+        spec = env_spec(name)
+        game_class = spec.load_game()
+        seats = seat_count(name, game_class.params_class())
+        syntax = move_syntax(game_class.game_name)
+        envs.append(
+            {
+                "name": name,
+                "description": spec.description,
+                "params": param_fields(name),
+                "seats": default_seats(name, seats),
+                "clickable": spec.targets is not None and spec.image is not None,
+                "hint": "" if syntax is None else syntax.hint,
+            }
+        )
+    return {"envs": envs, "agents": agent_names(), "human": HUMAN, "experts": expert_envs()}
+
+
+def _plain(value: Any) -> Any:
+    """Return a default as JSON data (tuples as lists)."""
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+__all__ = ["HUMAN", "catalogue", "default_seats", "game_params", "param_fields", "seat_count"]

@@ -1,0 +1,30 @@
+// The JSON API of the server: every call returns the parsed answer or throws an Error whose
+// message is the server's (what was wrong, in the rules' words).
+
+async function answer(response) {
+  const text = await response.text();
+  let data = null;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error(`the server answered ${response.status}: ${text.slice(0, 200)}`);
+  }
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  return data;
+}
+
+export async function get(path) {
+  return answer(await fetch(path, { headers: { Accept: "application/json" } }));
+}
+
+export async function post(path, body) {
+  const init = { method: "POST", headers: { "Content-Type": "application/json" } };
+  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
+  return answer(await fetch(path, init));
+}
+
+export function seatQuery(seat, token) {
+  return seat === null || seat === undefined
+    ? ""
+    : `?seat=${seat}&token=${encodeURIComponent(token)}`;
+}

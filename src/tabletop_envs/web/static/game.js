@@ -1,0 +1,198 @@
+// One game on the page: the seat's view from the server, moves by clicking, agents' moves
+// asked for one at a time (a game between agents: play, pause, step), the result and record.
+
+import { get, post, seatQuery } from "./api.js";
+import { renderBoard } from "./board.js";
+import { showResult } from "./result.js";
+
+const $ = (id) => document.getElementById(id);
+const POLL_MS = 1000;
+
+export class GamePage {
+  constructor(onReplay) {
+    this.onReplay = onReplay;
+    this.view = null;
+    this.tokens = {};
+    this.seat = null;
+    this.playing = false;
+    this.busy = false;
+    this.timer = null;
+    $("play").addEventListener("click", () => this.setPlaying(true));
+    $("pause").addEventListener("click", () => this.setPlaying(false));
+    $("step").addEventListener("click", () => this.agentMove());
+    $("to-replay").addEventListener("click", () => this.replay());
+  }
+
+  // Show a game just made (`view` holds the tokens of its human seats) or opened by a link.
+  open(view, tokens) {
+    this.tokens = tokens || {};
+    const seats = Object.keys(this.tokens).map(Number).sort((a, b) => a - b);
+    this.seat = seats.length ? seats[0] : null;
+    this.stop();
+    this.setPlaying(false);
+    this.show(view);
+    this.showSeatLinks();
+  }
+
+  query() {
+    return seatQuery(this.seat, this.tokens[this.seat]);
+  }
+
+  auth() {
+    return this.seat === null ? {} : { seat: this.seat, token: this.tokens[this.seat] };
+  }
+
+  show(view) {
+    this.view = view;
+    // what the page is doing, for people (styles) and for the browser tests alike
+    document.body.dataset.state = view.over ? "over" : view.your_turn ? "your-turn" : "waiting";
+    $("board").dataset.move = view.move_number;
+    $("game-title").textContent = view.env;
+    $("seat-list").replaceChildren(...view.seats.map((s) => this.seatItem(s, view)));
+    $("turn").textContent = this.turnText(view);
+    const last = view.history[view.history.length - 1];
+    $("last-move").textContent = last ? `Last move: player_${last.seat} ${last.text}` : "";
+    $("hint").textContent = view.your_turn ? this.hint(view) : "";
+    renderBoard($("board"), $("chooser"), view, (action) => this.move({ action }));
+    $("buttons").replaceChildren(...(view.your_turn ? view.buttons : []).map((m) => this.button(m)));
+    $("history").replaceChildren(...view.history.map((m) => {
+      const li = document.createElement("li");
+      li.textContent = `player_${m.seat} ${m.text}`;
+      return li;
+    }));
+    $("history").lastElementChild?.scrollIntoView({ block: "nearest" });
+    showResult($("result"), view.result, view.seats);
+    const download = $("download");
+    download.hidden = !view.record;
+    download.href = `/api/games/${view.id}/record${this.query()}`;
+    $("to-replay").hidden = !view.record;
+    $("watch-controls").hidden = view.seats.some((s) => s.human);
+    $("step").disabled = !view.agent_to_move || this.playing;
+    if (view.over) this.setPlaying(false);
+    this.schedule();
+  }
+
+  seatItem(seat, view) {
+    const li = document.createElement("li");
+    const who = seat.human ? (seat.seat === this.seat ? "you" : "human") : seat.agent;
+    li.textContent = `player_${seat.seat}: ${who}`;
+    if (seat.seat === view.to_move) li.className = "to-move";
+    return li;
+  }
+
+  turnText(view) {
+    if (view.over) return "Game over.";
+    const mover = view.seats[view.to_move];
+    if (view.your_turn) return `Your move (player_${view.to_move}).`;
+    if (mover.human) return `Waiting for player_${view.to_move} (another page).`;
+    return this.busy || view.thinking
+      ? `player_${view.to_move} (${mover.agent}) is thinking…`
+      : `player_${view.to_move} (${mover.agent}) to move.`;
+  }
+
+  hint(view) {
+    const groups = [...new Set(view.targets.filter((t) => t.legal).map((t) => t.group))];
+    const click = groups.length ? `Click ${groups.join(" or ")}` : "";
+    const names = view.buttons.map((b) => b.label).join(" or ");
+    if (click && names) return `${click}, or ${names}.`;
+    return click ? `${click}.` : `Play ${names}.`;
+  }
+
+  button(move) {
+    const b = document.createElement("button");
+    b.textContent = move.label;
+    b.dataset.action = move.action;
+    b.addEventListener("click", () => this.move({ action: move.action }));
+    return b;
+  }
+
+  async move(body) {
+    await this.request(() => post(`/api/games/${this.view.id}/move`, { ...this.auth(), ...body }));
+  }
+
+  async agentMove() {
+    if (this.busy || !this.view?.agent_to_move) return;
+    this.busy = true;
+    $("turn").textContent = this.turnText(this.view);
+    let ok = false;
+    try {
+      ok = await this.request(() => post(`/api/games/${this.view.id}/step`, this.auth()));
+    } finally {
+      this.busy = false;
+    }
+    if (this.view) $("turn").textContent = this.turnText(this.view);
+    if (ok) this.schedule(); // the same agent may move again (Isis & Osiris: reveal, place)
+    else this.setPlaying(false, false); // an agent that failed is not asked again by itself
+  }
+
+  async request(call) {
+    document.body.dataset.busy = "1";
+    try {
+      const view = await call();
+      $("game-error").textContent = "";
+      this.show(view);
+      return true;
+    } catch (err) {
+      $("game-error").textContent = err.message;
+      return false;
+    } finally {
+      delete document.body.dataset.busy;
+    }
+  }
+
+  // What happens next by itself: an agent's reply in a game with a person, the next move of a
+  // game between agents while it plays, or a look for another page's move.
+  schedule() {
+    clearTimeout(this.timer);
+    const view = this.view;
+    if (!view || view.over || this.busy) return;
+    const watching = !view.seats.some((s) => s.human);
+    if (view.agent_to_move && !watching) {
+      this.timer = setTimeout(() => this.agentMove(), 0);
+    } else if (view.agent_to_move && this.playing) {
+      this.timer = setTimeout(() => this.agentMove(), Number($("speed").value));
+    } else if (!view.your_turn && !view.agent_to_move) {
+      this.timer = setTimeout(() => this.refresh(), POLL_MS);
+    }
+  }
+
+  async refresh() {
+    if (!this.view) return;
+    await this.request(() => get(`/api/games/${this.view.id}${this.query()}`));
+  }
+
+  setPlaying(on, next = true) {
+    this.playing = on;
+    $("play").disabled = on;
+    $("pause").disabled = !on;
+    $("step").disabled = on || !this.view?.agent_to_move;
+    if (this.view && next) this.schedule();
+  }
+
+  stop() {
+    clearTimeout(this.timer);
+    this.view = null;
+  }
+
+  async replay() {
+    try {
+      this.onReplay(await post(`/api/games/${this.view.id}/replay`, this.auth()));
+    } catch (err) {
+      $("game-error").textContent = err.message;
+    }
+  }
+
+  // Links that open the other human seats of this game on pages of their own.
+  showSeatLinks() {
+    const box = $("other-seats");
+    box.replaceChildren();
+    for (const [seat, token] of Object.entries(this.tokens)) {
+      if (Number(seat) === this.seat) continue;
+      const a = document.createElement("a");
+      a.href = `/?game=${this.view.id}&seat=${seat}&token=${encodeURIComponent(token)}`;
+      a.target = "_blank";
+      a.textContent = `open player_${seat}'s page`;
+      box.append(a, " ");
+    }
+  }
+}

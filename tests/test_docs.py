@@ -67,7 +67,7 @@ def test_readme_gives_two_single_line_fresh_machine_commands() -> None:
         assert command.startswith(prefix)
     assert 'pip install -e ".[train]"' in main
     assert main.endswith("tabletop-envs train --env iris_v0 --timesteps 100000 --out runs/iris")
-    assert 'pip install -e ".[train,rllib,clients,test]"' in tests
+    assert 'pip install -e ".[train,rllib,clients,webtest,test]"' in tests
     assert (ROOT / "examples" / "random_game.py").is_file()
 
 
@@ -78,7 +78,7 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     assert re.search(rf"^{re.escape(test_command)}$", ci, re.M)
     # torch (the local CPU build) before the train and rllib extras, as in the README
     torch_at = ci.index("pip install torch==2.13.0")
-    assert torch_at < ci.index('pip install -e ".[train,rllib,clients,test]"')
+    assert torch_at < ci.index('pip install -e ".[train,rllib,clients,webtest,test]"')
     assert "set -euo pipefail" in ci
 
 

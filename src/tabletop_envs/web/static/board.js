@@ -39,7 +39,10 @@ export function showPicture(el, picture) {
   base.removeAttribute("height");
   base.classList.add("picture");
   el.style.aspectRatio = `${picture.width} / ${picture.height}`;
-  el.style.maxWidth = `${Math.max(picture.width * 1.6, 420)}px`;
+  // up to 1.6 times its size, but never taller than the window (Irk's hand stays in sight)
+  const wide = Math.max(picture.width * 1.6, 420);
+  const ratio = picture.width / picture.height;
+  el.style.maxWidth = `min(${wide}px, calc((100vh - 5.5em) * ${ratio.toFixed(4)}))`;
   const overlay = document.createElementNS(SVG_NS, "svg");
   overlay.setAttribute("viewBox", `0 0 ${picture.width} ${picture.height}`);
   overlay.setAttribute("class", "overlay");

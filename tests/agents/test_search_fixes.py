@@ -192,14 +192,19 @@ def test_the_value_scale_of_a_finished_game():
     assert ValueScale.of(game, "result").final(game) == value_targets(game).tolist()
 
 
-def test_an_agent_backs_up_the_scale_its_file_records():
-    """The packaged experts say what their value heads learnt (as their training commands did)."""
+def test_the_packaged_experts_keep_their_win_loss_scale():
+    """The packaged files predate ``value_target``: their searches back up win/loss results.
+
+    The Isis & Osiris and Irk networks learnt score margins, but played on that scale the Isis &
+    Osiris expert beat greedy in 52.0% of 600 games against 60.2% on the win/loss scale (docs/
+    results.md, issue 21): the files keep the fallback, which is what they were measured with.
+    """
     from tabletop_envs.agents import make_agent
 
-    for env, target in (("isis_osiris_v0", "score"), ("irk_v0", "score"), ("iris_v0", "result")):
+    for env in ("isis_osiris_v0", "irk_v0", "iris_v0"):
         agent: Any = make_agent("expert", env, seed=0)
-        assert agent.net.meta["value_target"] == target
-        assert agent.value_target == target and agent.score_scale == 10.0
+        assert "value_target" not in agent.net.meta
+        assert agent.value_target is None
 
 
 # ---- forced moves --------------------------------------------------------------------------------

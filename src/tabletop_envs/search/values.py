@@ -99,7 +99,8 @@ def value_vector(value: float, mover: int, num_players: int) -> list[float]:
     +1, every other seat -1, so they sum to ``2 - n``), and each other seat gets
     ``(2 - n - value) / (n - 1)``: an uninformed network that outputs the mean target
     ``(2 - n) / n`` gives that same mean to every seat, and moving again scores a seat as much
-    as handing the move on (issue 21, defect 1; ``-value / (n - 1)`` did not).
+    as handing the move on (issue 21, defect 1; ``-value / (n - 1)`` did not). Score targets
+    (``tanh`` of margins) keep no constant sum at 3-4 players; they are spread alike.
     """
     if num_players == 1:
         return [value]

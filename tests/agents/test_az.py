@@ -190,6 +190,14 @@ BAD_FILES = {
         lambda m, a: ({**m, "rollout_policy": "smart"}, a),
         "rollout_policy must be one of random, greedy, got 'smart'",
     ),
+    "meta value_target": (
+        lambda m, a: ({**m, "value_target": "margin"}, a),
+        "value_target must be one of result, score, got 'margin'",
+    ),
+    "meta score_scale": (
+        lambda m, a: ({**m, "score_scale": 0}, a),
+        "score_scale must be a finite number > 0, got 0",
+    ),
     "meta simulations": (
         lambda m, a: ({**m, "simulations": 2.5}, a),
         r"simulations must be an int in 0\.\.10000000, got 2\.5",

@@ -228,3 +228,15 @@ def test_forced_moves_below_the_root_cost_no_evaluation():
 
     run_puct([game], [game.current_player], recording, 64, np.random.default_rng(0))
     assert forced and not any(forced)  # the opponent's forced REVEALs were stepped through
+
+
+def test_bad_value_scales_are_named():
+    from tabletop_envs.core.errors import InvalidParameterError
+
+    game = new_game("iris_v0", {}, 0)
+    rng = np.random.default_rng(0)
+    seat = [game.current_player]
+    with pytest.raises(InvalidParameterError, match="value_target must be None or one of"):
+        run_puct([game], seat, _uniform_evaluator, 2, rng, value_target="margin")
+    with pytest.raises(InvalidParameterError, match="score_scale must be a finite number > 0"):
+        run_puct([game], seat, _uniform_evaluator, 2, rng, score_scale=0.0)

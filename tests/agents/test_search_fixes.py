@@ -230,6 +230,10 @@ def test_forced_moves_below_the_root_cost_no_evaluation():
     assert forced and not any(forced)  # the opponent's forced REVEALs were stepped through
 
 
+def _uniform_evaluator(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return mask / mask.sum(axis=1, keepdims=True), np.zeros(len(obs))
+
+
 def test_bad_value_scales_are_named():
     from tabletop_envs.core.errors import InvalidParameterError
 

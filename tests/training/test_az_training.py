@@ -427,6 +427,8 @@ def test_ci_sized_run_writes_a_playable_model(
     # the shipped file plays legal games for every seat (play_game raises on an illegal move)
     net = PolicyValueNet.load(out / "model.npz")
     assert net.meta["simulations"] == config.eval_simulations  # what the agent plays by default
+    # what its value head learnt: the scale the agent's searches back finished games up on
+    assert (net.meta["value_target"], net.meta["score_scale"]) == (target, config.score_scale)
     game_class = env_spec(env).load_game()
     game = game_class.new(seed=5, **kwargs)
     net.check_game(game)

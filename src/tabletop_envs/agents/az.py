@@ -15,9 +15,10 @@ import warnings
 import numpy as np
 
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_int_range
-from tabletop_envs.search.evaluator import Evaluator, encode, encode_batch
+from tabletop_envs.search.evaluator import Evaluator, encode, encode_batch, uniform_evaluator
 from tabletop_envs.search.network import (
     FORMAT,
     MAX_SIMULATIONS,
@@ -34,6 +35,7 @@ from tabletop_envs.search.network import (
 )
 from tabletop_envs.search.playouts import PLAYOUTS, check_playout, check_playout_weight, renamed
 from tabletop_envs.search.puct import check_c_puct, puct_search, run_puct
+from tabletop_envs.search.values import DEFAULT_SCORE_SCALE
 
 __all__ = [
     "DEFAULT_SIMULATIONS",
@@ -74,6 +76,13 @@ class AZAgent(Agent):
     Ties go to the higher prior, then the lower action id. ``simulations=0`` plays the
     network's most likely legal action without search. A decision with a single legal action
     is returned at once. The search reads only what the seat may know.
+
+    Finished games and playouts are valued on the scale the network learnt: the file's
+    ``"value_target"`` and ``"score_scale"`` (a file without them: the game's returns scaled to
+    [-1, 1], as before files recorded them; see :class:`~tabletop_envs.search.values.ValueScale`).
+    ``network=False`` plays the same search (simulations, playouts, value scale) with a uniform
+    prior and value 0 in place of the network
+    (:func:`~tabletop_envs.search.evaluator.uniform_evaluator`): what the network adds.
     """
 
     name = "az"
@@ -87,6 +96,7 @@ class AZAgent(Agent):
         playout_weight: float | None = None,
         playout: str | None = None,
         *,
+        network: bool = True,
         rollout_weight: float | None = None,
         rollout_policy: str | None = None,
     ) -> None:
@@ -112,6 +122,12 @@ class AZAgent(Agent):
         self.playout_weight = check_playout_weight(weight, weight_name)
         self.playout = check_playout(policy, policy_name)
         self.c_puct = check_c_puct(c_puct)
+        if not isinstance(network, bool):
+            raise InvalidParameterError(f"network must be True or False, got {network!r}")
+        self.network = network
+        self.evaluate: Evaluator = net if network else uniform_evaluator
+        self.value_target: str | None = net.meta.get("value_target")
+        self.score_scale = float(net.meta.get("score_scale", DEFAULT_SCORE_SCALE))
         self._checked: tuple[type, object] | None = None
         self.reset(seed)
 
@@ -145,17 +161,21 @@ class AZAgent(Agent):
             self.net.check_game(game)
             self._checked = key
         if self.simulations == 0:
+            if not self.network:  # a uniform prior: the lowest legal id
+                return int(legal[0])
             priors, _ = self.net.evaluate_game(game, seat)
             return int(max(legal, key=lambda a: (priors[a], -a)))
         counts, root_priors = puct_search(
             [game],
             [seat],
-            self.net,
+            self.evaluate,
             self.simulations,
             self.rng,
             c_puct=self.c_puct,
             playout_weight=self.playout_weight,
             playout=self.playout,
+            value_target=self.value_target,
+            score_scale=self.score_scale,
         )
         visits, prior = counts[0].tolist(), root_priors[0].tolist()
         return int(max(legal, key=lambda a: (visits[a], prior[a], -a)))

@@ -16,10 +16,13 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
   ``playout`` (``random``, ``greedy`` or ``planner``, how playouts move; default: the file's
   ``rollout_policy``, else random) and ``playout_weight`` (float in [0, 1], the weight of a
   playout's result in each leaf's value; default: the file's ``rollout_weight``, else 0; its
-  former name ``rollout`` is still read, with a DeprecationWarning), e.g.
+  former name ``rollout`` is still read, with a DeprecationWarning) and ``network`` (``on``,
+  the default, or ``off``: the same search, simulations and playouts with a uniform prior and
+  value 0 in place of the network, to measure what it adds), e.g.
   ``az:iris.npz,simulations=200,c=2``;
 - ``expert`` — the network packaged for the env (``tabletop_envs/agents/experts/<env>.npz``)
-  played as ``az`` is, same options: ``expert``, ``expert:simulations=200``; an env without a
+  played as ``az`` is, same options: ``expert``, ``expert:simulations=200``,
+  ``expert:network=off``; an env without a
   packaged network is refused, naming the envs that have one.
 
 Agents that need more than numpy come from packages, through the entry-point group
@@ -260,9 +263,10 @@ def _az(args: str, env_name: str, seed: int | None) -> Agent:
     if not path.strip() or "=" in path:
         raise InvalidParameterError(
             "use az:PATH[,simulations=N][,c=F][,playout=random|greedy|planner]"
-            "[,playout_weight=W] (a policy-value network .npz; simulations per move, 0 plays the "
-            "network's most likely move; c the PUCT constant; playout how playouts move; "
-            f"playout_weight their weight in leaf values, 0-1), got {quote(f'az:{args}')}"
+            "[,playout_weight=W][,network=on|off] (a policy-value network .npz; simulations per "
+            "move, 0 plays the network's most likely move; c the PUCT constant; playout how "
+            "playouts move; playout_weight their weight in leaf values, 0-1; network=off the same "
+            f"search without the network), got {quote(f'az:{args}')}"
         )
     net = PolicyValueNet.load(path.strip())
     return _az_agent(net, options, f"az:{args}", env_name, seed, source=path.strip())
@@ -307,8 +311,21 @@ def _az_agent(
     """Return an AZAgent playing ``net`` with the spec's options."""
     from tabletop_envs.agents.az import AZAgent
 
-    types = {"simulations": int, "c": float, "playout": str, "playout_weight": float}
+    types = {
+        "simulations": int,
+        "c": float,
+        "playout": str,
+        "playout_weight": float,
+        "network": str,
+    }
     kwargs = parse_kwargs(options, types, spec, renamed={"rollout": "playout_weight"})
+    if "network" in kwargs:
+        if kwargs["network"] not in ("on", "off"):
+            raise InvalidParameterError(
+                f"option network in agent spec {quote(spec)} is on or off (off: the same search "
+                f"with a uniform prior and value 0), got {quote(kwargs['network'])}"
+            )
+        kwargs["network"] = kwargs["network"] == "on"
     if env_name:
         game_name = _env_spec(env_name).load_game().game_name
         if net.meta["game"] != game_name:

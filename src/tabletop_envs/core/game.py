@@ -13,7 +13,7 @@ import copy
 import dataclasses
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from dataclasses import fields as _fields
 from typing import Any, ClassVar, TypeVar
@@ -315,6 +315,17 @@ class GameState(ABC):
     def action_to_string(self, action: int) -> str:
         """Return a human-readable name of ``action``."""
         return str(action)
+
+    def public_outcome(self) -> Hashable | None:
+        """Return what the last action made public beyond the action itself, or None.
+
+        A revealed tile, a chance draw shown to every seat: anything two determinizations of one
+        information set may differ in after the same action, which every seat sees from then on.
+        A search keys the position after an action by it (the action alone would fuse positions
+        every seat can tell apart). Equal outcomes must compare equal; None (the default, for a
+        game without such events) means the action alone says what is public.
+        """
+        return None
 
     def resample_hidden(self: S, seat: int, rng: np.random.Generator) -> S:
         """Return a copy whose hidden information is redrawn consistently with ``seat``'s view.

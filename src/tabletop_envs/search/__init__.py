@@ -5,7 +5,10 @@
   determinizations, guided by an :class:`~tabletop_envs.search.evaluator.Evaluator`;
 - :mod:`~tabletop_envs.search.uct`: UCT with determinization (information-set MCTS);
 - :mod:`~tabletop_envs.search.playouts`: random, greedy and planner playouts, used by both;
-- :mod:`~tabletop_envs.search.evaluator`: the evaluator interface and the network input;
+- :mod:`~tabletop_envs.search.evaluator`: the evaluator interface, the network input and the
+  uniform evaluator (a search without its network);
+- :mod:`~tabletop_envs.search.values`: what a search backs up: value targets, their scale, the
+  spread of a network value to every seat;
 - :mod:`~tabletop_envs.search.network`: the policy-value network's file format and numpy
   forward pass;
 - :mod:`~tabletop_envs.search.network_file`: the file's meta, its checks and its reader, which

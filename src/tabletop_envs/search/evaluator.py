@@ -44,6 +44,18 @@ def encode_batch(games: Sequence[GameState], seats: Sequence[int]) -> np.ndarray
     return obs.reshape(len(games), -1).astype(np.float32)
 
 
+def uniform_evaluator(obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An evaluator that knows nothing: a uniform prior over each row's legal actions, value 0.
+
+    What a search is without its network (``network=off`` of the ``az`` and ``expert`` agents):
+    the same search, simulations and playouts, with nothing learnt.
+    """
+    legal = np.asarray(mask, dtype=np.float64)
+    total = legal.sum(axis=1, keepdims=True)
+    total[total == 0.0] = 1.0
+    return legal / total, np.zeros(len(legal))
+
+
 def evaluate_checked(
     evaluate: Evaluator, obs: np.ndarray, mask: np.ndarray
 ) -> tuple[np.ndarray, list[float]]:

@@ -16,8 +16,11 @@ is read; a bad file raises :class:`NetworkFileError` (a ValueError, re-exported 
   "version": 1, "game": <core game name>, "params": <the game's parameters as JSON>,
   "obs_dim": D, "num_actions": A, "hidden": [h1, ...]}``; optional ``"simulations"`` (an int
   >= 0), ``"rollout_weight"`` (a number in [0, 1]) and ``"rollout_policy"`` (``"random"`` or
-  ``"greedy"``) are the agent's defaults with this network; other keys
-  (``"env"``, ``"trained"``...) are kept and ignored;
+  ``"greedy"``) are the agent's defaults with this network; optional ``"value_target"``
+  (``"result"`` or ``"score"``) and ``"score_scale"`` (a number > 0) say what the value head
+  learnt (:func:`tabletop_envs.search.values.value_targets`), so that a search backs up finished
+  games and playouts on that scale (a file without them: the returns scaled to [-1, 1]); other
+  keys (``"env"``, ``"trained"``...) are kept and ignored;
 - ``trunk_<i>_w`` (in, h_i) and ``trunk_<i>_b`` (h_i,) for each hidden layer, ReLU after each;
 - ``policy_w`` (h_last, A), ``policy_b`` (A,): the logits, softmaxed over the legal actions;
 - ``value_w`` (h_last, 1), ``value_b`` (1,): the value, through tanh.

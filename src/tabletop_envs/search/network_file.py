@@ -66,6 +66,9 @@ MAX_SIZE = 1 << 20
 #: default (the file format's key and values, unchanged; a search takes every one of
 #: :data:`tabletop_envs.search.playouts.PLAYOUTS`).
 ROLLOUT_POLICIES = ("random", "greedy")
+#: Values a file's ``"value_target"`` may hold: what its value head learnt, the scale a search
+#: backs up finished games and playouts on (:data:`tabletop_envs.search.values.VALUE_TARGETS`).
+VALUE_TARGETS = ("result", "score")
 #: Most simulations per move an agent (or a file's default) may ask for.
 MAX_SIMULATIONS = 10**7
 #: Largest ``meta.npy`` member, in bytes (its JSON is read whole, before anything else).
@@ -191,6 +194,17 @@ def _check_defaults(meta: dict[str, Any]) -> None:
         if type(w) not in (int, float) or not 0 <= w <= 1:
             raise _meta_error(
                 f"network meta rollout_weight must be a number in [0, 1], got {quote(w)}"
+            )
+    if "value_target" in meta and meta["value_target"] not in VALUE_TARGETS:
+        raise _meta_error(
+            f"network meta value_target must be one of {', '.join(VALUE_TARGETS)}, got "
+            f"{quote(meta['value_target'])}"
+        )
+    if "score_scale" in meta:
+        scale = meta["score_scale"]
+        if type(scale) not in (int, float) or not 0 < scale < math.inf:
+            raise _meta_error(
+                f"network meta score_scale must be a finite number > 0, got {quote(scale)}"
             )
     if "rollout_policy" in meta and meta["rollout_policy"] not in ROLLOUT_POLICIES:
         raise _meta_error(

@@ -6,6 +6,12 @@ through it *for that seat* (max^n, so 3-4 player games work unchanged), and its 
 by action id. Both searches share one tree per root across determinizations (single-observer
 information-set search): a node's children are the actions seen legal in some determinization.
 
+PUCT also branches on what an action made public (a revealed tile, a chance draw:
+:meth:`~tabletop_envs.core.game.GameState.public_outcome`): the child of such an action keeps
+the action's statistics (what its parent selects by) and, in ``outcomes``, one node per public
+outcome seen, each with its own priors and children, so positions that differ in what everybody
+saw are never fused (issue 21, defect 2).
+
 Each search uses a few more slots:
 
 - UCT counts a child's *availability* ``avail``: how often it was legal when its parent was
@@ -19,7 +25,7 @@ Each search uses a few more slots:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Hashable, Mapping, Sequence, Set
 
 _NO_ACTIONS: frozenset[int] = frozenset()
 _NO_PRIORS: Mapping[int, float] = {}  # shared and never written: a fresh node's ``p``
@@ -37,6 +43,7 @@ class Node:
         "legal_set",
         "n",
         "order",
+        "outcomes",
         "p",
         "player",
         "prior",
@@ -48,6 +55,7 @@ class Node:
         self.n = 0
         self.w = 0.0
         self.children: dict[int, Node] = {}
+        self.outcomes: dict[Hashable, Node] | None = None  # PUCT: by public outcome, if any
         self.avail = 1  # UCT: visits of the parent where this child was legal
         self.prior: dict[int, float] | None = None  # PUCT: action -> prior, once evaluated
         self.legal: list[int] | None = None

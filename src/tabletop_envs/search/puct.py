@@ -40,6 +40,12 @@ from tabletop_envs.search.playouts import (
     renamed,
     seeded_playout,
 )
+from tabletop_envs.search.values import (
+    DEFAULT_SCORE_SCALE,
+    ValueScale,
+    check_value_target,
+    value_vector,
+)
 
 #: ``select(node, c_puct) -> action``: the child a simulation descends into from ``node``, whose
 #: legal actions are cached (:meth:`Node.use_legal`) for the current determinization.
@@ -95,20 +101,6 @@ class _Leaf:
     path: list[Node]
 
 
-@dataclass(frozen=True)
-class _Scale:
-    """A root's reward range (``low``, ``span``) and seat count: returns to [-1, 1] per seat."""
-
-    low: float
-    span: float
-    players: int
-
-    def values(self, returns: Sequence[float]) -> list[float]:
-        """Return ``returns`` scaled from the reward range to [-1, 1]."""
-        low, span = self.low, self.span
-        return [2.0 * (r - low) / span - 1.0 for r in returns]
-
-
 def puct_search(
     roots: Sequence[GameState],
     seats: Sequence[int],
@@ -122,6 +114,8 @@ def puct_search(
     playout_weight: float = 0.0,
     playout: str = "random",
     root_selection: RootSelection = puct_select,
+    value_target: str | None = None,
+    score_scale: float = DEFAULT_SCORE_SCALE,
     rollout_weight: float | None = None,
     rollout_policy: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -135,19 +129,25 @@ def puct_search(
     ``simulations`` visits, shared by its children. The root priors are the evaluator's (with
     the Dirichlet noise mixed in when it is asked for), zero on illegal actions.
 
-    Hidden information and chance are searched as the module says (determinizations).
+    Hidden information and chance are searched as the module says (determinizations); an
+    action that makes something public (:meth:`GameState.public_outcome`) branches on it. A
+    position below the root with a single legal action is stepped through without an
+    evaluation (the walk goes on to the next choice).
 
     Selection is :func:`puct_select` (``Q + c_puct * P * sqrt(N_node) / (1 + N_child)``, the
     lowest action id on ties), at the root ``root_selection`` (the same by default; the seam for
     a Gumbel-style root, see :data:`RootSelection`). Values are per seat (max^n, for 2-4
-    players): a terminal leaf's ``returns()`` scaled from the game's reward range to [-1, 1]; a
-    network value ``v`` for the leaf's mover gives ``v`` to it and ``-v / (n - 1)`` to each
-    other seat. With ``dirichlet_alpha`` set (self-play), each root's priors are mixed with
-    Dirichlet noise: ``(1 - dirichlet_fraction) * P + dirichlet_fraction * Dir(alpha)``.
+    players), on one scale (:class:`~tabletop_envs.search.values.ValueScale`): a finished
+    game's :func:`~tabletop_envs.search.values.value_targets` of ``value_target`` (``"result"``
+    or ``"score"`` with ``score_scale``: what the network learnt), or with ``value_target``
+    None its ``returns()`` scaled from the reward range to [-1, 1]; a network value ``v`` for
+    the leaf's mover is spread by :func:`~tabletop_envs.search.values.value_vector`. With
+    ``dirichlet_alpha`` set (self-play), each root's priors are mixed with Dirichlet noise:
+    ``(1 - dirichlet_fraction) * P + dirichlet_fraction * Dir(alpha)``.
 
     ``playout_weight`` ``w`` > 0 (AlphaGo's mixing) plays a playout from each new leaf (its
     determinization, the search's chance stream) to the end and backs up ``(1 - w) * network
-    value + w * the playout's scaled returns``, per seat. ``playout`` chooses the playout's
+    value + w * the playout's final values``, per seat. ``playout`` chooses the playout's
     moves (:mod:`~tabletop_envs.search.playouts`): ``"random"`` (uniform, cheap), ``"greedy"``
     or ``"planner"`` (the game's heuristic for every seat, reading each seat's view of the
     determinization: costlier, far better where random play says little). ``rollout_weight``
@@ -160,13 +160,21 @@ def puct_search(
         evaluate,
         simulations,
         rng,
-        c_puct,
-        (dirichlet_alpha, dirichlet_fraction),
-        renamed(
-            "puct_search", "playout_weight", playout_weight, 0.0, "rollout_weight", rollout_weight
+        _Options(
+            check_c_puct(c_puct),
+            (dirichlet_alpha, dirichlet_fraction),
+            renamed(
+                "puct_search",
+                "playout_weight",
+                playout_weight,
+                0.0,
+                "rollout_weight",
+                rollout_weight,
+            ),
+            renamed("puct_search", "playout", playout, "random", "rollout_policy", rollout_policy),
+            root_selection,
+            (check_value_target(value_target), _check_score_scale(score_scale)),
         ),
-        renamed("puct_search", "playout", playout, "random", "rollout_policy", rollout_policy),
-        root_selection,
     )
 
 
@@ -182,6 +190,8 @@ def run_puct(
     dirichlet_fraction: float = 0.25,
     playout_weight: float = 0.0,
     playout: str = "random",
+    value_target: str | None = None,
+    score_scale: float = DEFAULT_SCORE_SCALE,
     rollout_weight: float | None = None,
     rollout_policy: str | None = None,
 ) -> np.ndarray:
@@ -192,15 +202,30 @@ def run_puct(
         evaluate,
         simulations,
         rng,
-        c_puct,
-        (dirichlet_alpha, dirichlet_fraction),
-        renamed(
-            "run_puct", "playout_weight", playout_weight, 0.0, "rollout_weight", rollout_weight
+        _Options(
+            check_c_puct(c_puct),
+            (dirichlet_alpha, dirichlet_fraction),
+            renamed(
+                "run_puct", "playout_weight", playout_weight, 0.0, "rollout_weight", rollout_weight
+            ),
+            renamed("run_puct", "playout", playout, "random", "rollout_policy", rollout_policy),
+            puct_select,
+            (check_value_target(value_target), _check_score_scale(score_scale)),
         ),
-        renamed("run_puct", "playout", playout, "random", "rollout_policy", rollout_policy),
-        puct_select,
     )
     return counts
+
+
+@dataclass(frozen=True)
+class _Options:
+    """A search's settings; the playouts' weight and policy with the name the caller gave."""
+
+    c_puct: float
+    noise: tuple[float | None, float]  # Dirichlet (alpha, fraction)
+    weight: tuple[float, str]
+    policy: tuple[str, str]
+    root_selection: RootSelection
+    values: tuple[str | None, float]  # value target, score scale
 
 
 def _search(
@@ -209,29 +234,25 @@ def _search(
     evaluate: Evaluator,
     simulations: int,
     rng: np.random.Generator,
-    c_puct: float,
-    noise: tuple[float | None, float],
-    weight: tuple[float, str],
-    policy: tuple[str, str],
-    root_selection: RootSelection,
+    options: _Options,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`puct_search`, with the Dirichlet ``(alpha, fraction)`` and the playouts' weight
-    and policy each with the name the caller gave it (for the messages)."""
-    _check_search_args(roots, seats, simulations, c_puct, *noise)
-    mix = check_playout_weight(*weight)
-    playout = check_playout(*policy)
+    """:func:`puct_search` with its settings checked and gathered in ``options``."""
+    c_puct = options.c_puct
+    _check_search_args(roots, seats, simulations, c_puct, *options.noise)
+    mix = check_playout_weight(*options.weight)
+    playout = check_playout(*options.policy)
     play = seeded_playout(playout, rng) if mix > 0 else None
     # the determinizations' chance stream: one for the whole search (a state draws only while
     # it is walked, and the walks are sequential), seeded from rng, never the true one
     chance = make_rng(int(rng.integers(2**63)))
-    scales = [_Scale(*_reward_scale(g), g.num_players) for g in roots]
-    trees, root_priors = _expand_roots(roots, seats, evaluate, rng, *noise)
+    scales = [ValueScale.of(g, *options.values) for g in roots]
+    trees, root_priors = _expand_roots(roots, seats, evaluate, rng, *options.noise)
     for _ in range(simulations):
         leaves = []
         for i, tree in enumerate(trees):
             state = roots[i].resample_hidden(seats[i], rng)
             state.rng = chance  # no peeking at the true chance stream
-            leaf = _descend(i, tree, state, c_puct, root_selection, scales[i])
+            leaf = _descend(i, tree, state, c_puct, options.root_selection, scales[i])
             if leaf is not None:
                 leaves.append(leaf)
         if leaves:
@@ -241,12 +262,6 @@ def _search(
         for a, child in tree.children.items():
             counts[i, a] = child.n
     return counts, root_priors
-
-
-def _reward_scale(game: GameState) -> tuple[float, float]:
-    """Return the low end and the span of ``game``'s declared reward range."""
-    low, high = game.spec.reward_range
-    return float(low), max(float(high) - float(low), 1e-12)
 
 
 def _expand_roots(
@@ -289,31 +304,46 @@ def _descend(
     state: GameState,
     c_puct: float,
     root_selection: RootSelection,
-    scale: _Scale,
+    scale: ValueScale,
 ) -> _Leaf | None:
     """Select down ``tree`` on ``state`` (changed): the leaf to evaluate, or None.
 
-    A walk ends at a finished game (its scaled returns are backed up at once: None) or at a
-    node whose priors do not cover the legal actions of this determinization (the leaf).
+    A walk ends at a finished game (its values are backed up at once: None) or at a node whose
+    priors do not cover the legal actions of this determinization (the leaf). Below the root,
+    a single legal action is taken without priors; an action that made something public goes
+    on in the node of that outcome.
     """
     node = tree
     path = [node]
     select = root_selection
     while True:
         if state.is_terminal:
-            backup(path, scale.values(state.returns().tolist()))
+            backup(path, scale.final(state))
             return None
         mask = state.legal_mask()
         actions = mask.nonzero()[0].tolist()
-        if actions != node.legal and not node.use_legal(actions):
+        if len(actions) == 1 and node is not tree:
+            best_action = actions[0]  # forced: no evaluation, no selection
+        elif actions != node.legal and not node.use_legal(actions):
             return _Leaf(root, state, mask, actions, path)
-        best_action = select(node, c_puct)
+        else:
+            best_action = select(node, c_puct)
         select = puct_select
         mover = state.current_player
         state.apply(best_action)
         nxt = node.children.get(best_action)
         if nxt is None:
             nxt = node.children[best_action] = Node(mover)
+        outcome = state.public_outcome()
+        if outcome is not None:  # the action's node counts; its outcome's node goes on
+            path.append(nxt)
+            branches = nxt.outcomes
+            if branches is None:
+                branches = nxt.outcomes = {}
+            sub = branches.get(outcome)
+            if sub is None:
+                sub = branches[outcome] = Node(mover)
+            nxt = sub
         node = nxt
         path.append(node)
 
@@ -321,7 +351,7 @@ def _descend(
 def _expand_leaves(
     leaves: list[_Leaf],
     evaluate: Evaluator,
-    scales: list[_Scale],
+    scales: list[ValueScale],
     mix: float,
     play: Callable[[GameState], list[float]] | None,
 ) -> None:
@@ -341,20 +371,19 @@ def _expand_leaves(
                 node.prior.setdefault(a, prior)
         node.legal = None  # renormalize on the next visit
         scale = scales[leaf.root]
-        vec = _value_vector(v, mover, scale.players)
+        vec = value_vector(v, mover, scale.players)
         if play is not None:  # mix in a playout's result
-            played = scale.values(play(leaf.state))
+            play(leaf.state)
+            played = scale.final(leaf.state)
             vec = [(1.0 - mix) * x + mix * r for x, r in zip(vec, played, strict=True)]
         backup(leaf.path, vec)
 
 
-def _value_vector(value: float, mover: int, num_players: int) -> list[float]:
-    """Spread a value for ``mover`` to every seat: ``value`` to it, ``-value/(n-1)`` to others."""
-    if num_players == 1:
-        return [value]
-    vec = [-value / (num_players - 1)] * num_players
-    vec[mover] = value
-    return vec
+def _check_score_scale(value: object) -> float:
+    """Return ``value`` as a float if it is a finite number > 0, else InvalidParameterError."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+        raise InvalidParameterError(f"score_scale must be a finite number > 0, got {quote(value)}")
+    return float(value)
 
 
 def _check_search_args(

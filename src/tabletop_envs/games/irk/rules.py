@@ -604,19 +604,20 @@ class IrkState(PhasedGameState):
 
         return render(self, None if seat is None else self._check_seat(seat))
 
+    def public_outcome(self) -> bytes | None:
+        """Return the revealed tiles, a byte per deck tile (None mid-choose: nothing shown)."""
+        mid_choose = self.phase == CHOOSE and max(self.chosen) >= 0
+        return None if mid_choose else bytes(self._revealed.astype(np.uint8))
+
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> IrkState:
         """Return a copy with others' hands, others' unrevealed choices and unused tiles redrawn.
 
-        The tile being placed in the place phase is revealed and kept. The hidden tiles are
-        gathered in ascending id order, shuffled with ``rng`` and dealt back with the same counts
-        (other seats in seat order: hand, then chosen tile; then the unused tiles), so the draw
-        depends only on what ``seat`` knows and on ``rng``.
+        The tile being placed is revealed and kept. The hidden tiles are gathered in ascending id
+        order, shuffled with ``rng`` and dealt back with the same counts (other seats in seat
+        order: hand, then chosen tile; then the unused tiles): the draw reads what ``seat`` knows.
         """
-        if (
-            type(seat) is not int
-            or not 0 <= seat < self.params.num_players
-            or type(rng) is not np.random.Generator
-        ):
+        n = self.params.num_players
+        if type(seat) is not int or not 0 <= seat < n or type(rng) is not np.random.Generator:
             seat = self._check_resample(seat, rng)
         hands = self.hands
         chosen = self.chosen

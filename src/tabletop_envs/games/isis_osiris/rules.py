@@ -545,6 +545,13 @@ class IsisOsirisState(PhasedGameState):
         return "\n".join(lines)
 
     # ---- hidden information ----------------------------------------------------------------
+    def public_outcome(self) -> int | None:
+        """Return the value of the tile just revealed (in hand, to be placed), else None.
+
+        A reveal shows the tile to everybody; the placement that follows is the same seat's.
+        """
+        return self.in_hand if self.phase == PLACE else None
+
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> IsisOsirisState:
         """Return a copy with every unrevealed tile (all stacks and the box) redrawn.
 

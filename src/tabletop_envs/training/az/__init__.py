@@ -35,6 +35,7 @@ The package, one concern a module (every name below is importable from here):
 
 from __future__ import annotations
 
+from tabletop_envs.search.values import VALUE_TARGETS, value_targets
 from tabletop_envs.training.az.buffer import (
     AUTO_BUFFER_BYTES,
     AUTO_BUFFER_POSITIONS,
@@ -56,7 +57,6 @@ from tabletop_envs.training.az.config import (
     DEFAULT_ITERATIONS,
     MODEL_DTYPES,
     OLD_NAMES,
-    VALUE_TARGETS,
     AZConfig,
     new_names,
 )
@@ -81,7 +81,6 @@ from tabletop_envs.training.az.self_play import (
     SelfPlayBatch,
     auto_dirichlet_alpha,
     self_play,
-    value_targets,
 )
 from tabletop_envs.training.az.warm_start import expert_games
 

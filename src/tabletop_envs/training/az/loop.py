@@ -140,6 +140,8 @@ def export_model(
         simulations=simulations,
         rollout_weight=weight,  # the file format's names (v1)
         rollout_policy=playout,
+        value_target=config.value_target,  # the scale its searches back values up on
+        score_scale=config.score_scale,
         trained={"iteration": iteration, **made},
     )
 

@@ -16,40 +16,13 @@ import numpy as np
 
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.core.game import GameState
-from tabletop_envs.envs.registry import score_key
 from tabletop_envs.search.evaluator import encode_batch
 from tabletop_envs.search.puct import run_puct
-from tabletop_envs.training.az.config import VALUE_TARGETS, AZConfig
+from tabletop_envs.search.values import value_targets
+from tabletop_envs.training.az.config import AZConfig
 
 #: One row before its game ends: observation, legal mask, policy target and the mover's seat.
 Row = tuple[np.ndarray, np.ndarray, np.ndarray, int]
-
-
-def value_targets(game: GameState, mode: str = "result", score_scale: float = 10.0) -> np.ndarray:
-    """Return each seat's value target (float32, in [-1, 1]) at the end of ``game``.
-
-    ``"result"``: +1 for the sole highest return, 0 for a shared highest, -1 otherwise (the
-    arena's rule, so a 2-player game's win/draw/loss). ``"score"``: ``tanh(margin /
-    score_scale)`` with ``margin`` the seat's final score minus the best other seat's (games
-    whose spec names a ``score_key``).
-    """
-    if not game.is_terminal:
-        raise ValueError("value targets exist only once the game is over")
-    n = game.num_players
-    if mode == "score":
-        key = score_key(game.game_name)
-        if key is None:
-            raise ValueError(f"{game.game_name} has no final scores; use the 'result' target")
-        scores = np.asarray(game.result_info()[key], dtype=np.float64)
-        best_other = np.array([np.delete(scores, s).max() for s in range(n)])
-        return np.tanh((scores - best_other) / score_scale).astype(np.float32)
-    if mode != "result":
-        raise ValueError(f"mode must be one of {', '.join(VALUE_TARGETS)}, got {mode!r}")
-    returns = game.returns()
-    top = returns.max()
-    winners = returns >= top - 1e-12
-    z = np.where(winners, 1.0 if winners.sum() == 1 else 0.0, -1.0)
-    return z.astype(np.float32)
 
 
 def auto_dirichlet_alpha(
@@ -228,6 +201,8 @@ def _search(
             dirichlet_fraction=config.dirichlet_fraction,
             playout_weight=config.playout_weight,
             playout=config.playout,
+            value_target=config.value_target,
+            score_scale=config.score_scale,
         )
     return counts, len(searched)
 

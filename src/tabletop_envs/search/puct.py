@@ -320,12 +320,11 @@ def _descend(
         if state.is_terminal:
             backup(path, scale.final(state))
             return None
-        mask = state.legal_mask()
-        actions = mask.nonzero()[0].tolist()
+        actions = state.legal_actions()  # ascending ids; the mask only for a leaf (Irk: 3,874)
         if len(actions) == 1 and node is not tree:
             best_action = actions[0]  # forced: no evaluation, no selection
         elif actions != node.legal and not node.use_legal(actions):
-            return _Leaf(root, state, mask, actions, path)
+            return _Leaf(root, state, state.legal_mask(), actions, path)
         else:
             best_action = select(node, c_puct)
         select = puct_select

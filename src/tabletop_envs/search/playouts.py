@@ -64,7 +64,7 @@ class HeuristicChoice:
         self, game: GameState, seat: int, rng: np.random.Generator
     ) -> tuple[list[int], list[float] | None]:
         """Return the legal actions and their scores (None, unscored, when only one is legal)."""
-        actions = np.flatnonzero(game.legal_mask()).tolist()
+        actions = game.legal_actions()  # ascending, as the mask's ids (no mask built)
         if not actions:
             raise ValueError(f"seat {seat} has no legal action (is the game over?)")
         if len(actions) == 1:

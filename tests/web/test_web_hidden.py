@@ -51,8 +51,9 @@ def test_the_view_does_depend_on_what_the_seat_itself_holds():
     assert _sent(position_view("irk_v0", other, 0, may_move=True)) != sent
 
 
-def test_a_page_gets_the_same_answer_when_the_server_redraws_the_others_tiles(client, store):
-    view = client.post(
+def _irk_against_random(client):
+    """Start a small Irk game, ``random`` in seat 0 and a person in seat 1; return its view."""
+    return client.post(
         "/api/games",
         json={
             "env": "irk_v0",
@@ -61,6 +62,10 @@ def test_a_page_gets_the_same_answer_when_the_server_redraws_the_others_tiles(cl
             "seed": 4,
         },
     ).json()
+
+
+def test_a_page_gets_the_same_answer_when_the_server_redraws_the_others_tiles(client, store):
+    view = _irk_against_random(client)
     auth = {"seat": 1, "token": view["tokens"]["1"]}
     gid = view["id"]
     session = store.game(gid)
@@ -78,15 +83,7 @@ def test_a_page_gets_the_same_answer_when_the_server_redraws_the_others_tiles(cl
 
 
 def test_another_seats_secret_choice_is_announced_as_a_choice(client):
-    view = client.post(
-        "/api/games",
-        json={
-            "env": "irk_v0",
-            "params": {"table_size": 9},
-            "seats": ["random", "human"],
-            "seed": 4,
-        },
-    ).json()
+    view = _irk_against_random(client)
     auth = {"seat": 1, "token": view["tokens"]["1"]}
     stepped = client.post(f"/api/games/{view['id']}/step", json=auth).json()
     assert stepped["history"] == [{"number": 1, "seat": 0, "text": "chose a tile"}]

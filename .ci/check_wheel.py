@@ -2,8 +2,8 @@
 
 Imports every public module found by walking the package, checks that ``import tabletop_envs``
 loads none of the optional heavy dependencies, and plays a game with the packaged expert of
-every env (``make_agent("expert", env)``: numpy only, no torch). Run from outside the
-repository so that the installed package, not ``src/``, is imported.
+every env, with its network and with ``expert:network=off`` (numpy only, no torch). Run from
+outside the repository so that the installed package, not ``src/``, is imported.
 """
 
 from __future__ import annotations
@@ -74,29 +74,31 @@ def main() -> int:
 
 
 def check_experts() -> list[str]:
-    """Play one game per env with the packaged expert against random; return the failures."""
+    """Play one game per env with the packaged expert, and with ``network=off``, against
+    random; return the failures."""
     import time
 
     from tabletop_envs import registered_envs
     from tabletop_envs.agents import make_agent
-    from tabletop_envs.training.arena import run_arena
+    from tabletop_envs.evaluation.arena import run_arena
 
     failures = []
     if importlib.util.find_spec("torch") is not None:
         failures.append("torch is installed here: the experts must be checked without it")
     for env in registered_envs():
-        try:
-            expert = make_agent("expert", env, seed=0)
-            start = time.perf_counter()
-            result = run_arena(env, [expert, "random"], games=1, seed=0)
-            seconds = time.perf_counter() - start
-            stats = result.stats[0]
-            print(
-                f"  expert {env}: one game against random in {seconds:.1f} s "
-                f"({stats.wins}W {stats.draws}D {stats.losses}L)"
-            )
-        except Exception as err:
-            failures.append(f"expert {env}: {type(err).__name__}: {err}")
+        for spec in ("expert", "expert:network=off"):  # the search with and without its net
+            try:
+                expert = make_agent(spec, env, seed=0)
+                start = time.perf_counter()
+                result = run_arena(env, [expert, "random"], games=1, seed=0)
+                seconds = time.perf_counter() - start
+                stats = result.stats[0]
+                print(
+                    f"  {spec} {env}: one game against random in {seconds:.1f} s "
+                    f"({stats.wins}W {stats.draws}D {stats.losses}L)"
+                )
+            except Exception as err:
+                failures.append(f"{spec} {env}: {type(err).__name__}: {err}")
     return failures
 
 

@@ -160,11 +160,13 @@ def built_outline(html: str) -> _Outline:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Build the docs site once per session into a temporary folder; return the folder."""
+    """Build the docs site once per session into a temporary folder (``--strict``: a broken
+    link or anchor fails here too, not only in CI's build; not ``--quiet``, which hides the
+    warnings ``--strict`` counts); return the folder."""
     out = tmp_path_factory.mktemp("site")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--quiet", "--site-dir", str(out)],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -43,6 +43,7 @@ from tabletop_envs.search.playouts import (
 from tabletop_envs.search.values import (
     DEFAULT_SCORE_SCALE,
     ValueScale,
+    check_score_scale,
     check_value_target,
     value_vector,
 )
@@ -173,7 +174,7 @@ def puct_search(
             ),
             renamed("puct_search", "playout", playout, "random", "rollout_policy", rollout_policy),
             root_selection,
-            (check_value_target(value_target), _check_score_scale(score_scale)),
+            (check_value_target(value_target), check_score_scale(score_scale)),
         ),
     )
 
@@ -210,7 +211,7 @@ def run_puct(
             ),
             renamed("run_puct", "playout", playout, "random", "rollout_policy", rollout_policy),
             puct_select,
-            (check_value_target(value_target), _check_score_scale(score_scale)),
+            (check_value_target(value_target), check_score_scale(score_scale)),
         ),
     )
     return counts
@@ -376,13 +377,6 @@ def _expand_leaves(
             played = scale.final(leaf.state)
             vec = [(1.0 - mix) * x + mix * r for x, r in zip(vec, played, strict=True)]
         backup(leaf.path, vec)
-
-
-def _check_score_scale(value: object) -> float:
-    """Return ``value`` as a float if it is a finite number > 0, else InvalidParameterError."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
-        raise InvalidParameterError(f"score_scale must be a finite number > 0, got {quote(value)}")
-    return float(value)
 
 
 def _check_search_args(

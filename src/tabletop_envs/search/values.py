@@ -12,24 +12,28 @@ reward range to [-1, 1] (what the searches backed up before files recorded their
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from tabletop_envs.core.config import quote
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import score_key
-from tabletop_envs.search.network_file import VALUE_TARGETS as FILE_VALUE_TARGETS
 
-#: The value targets a network can be trained on (and a search can back up), by name.
-VALUE_TARGETS = FILE_VALUE_TARGETS
+# the value targets a network can be trained on (and a search can back up), by name: the ones
+# a network file may record
+from tabletop_envs.search.network_file import VALUE_TARGETS as VALUE_TARGETS
 
 #: ``score_scale`` of :func:`value_targets` unless told otherwise.
 DEFAULT_SCORE_SCALE = 10.0
 
 
-def value_targets(game: GameState, mode: str = "result", score_scale: float = 10.0) -> np.ndarray:
+def value_targets(
+    game: GameState, mode: str = "result", score_scale: float = DEFAULT_SCORE_SCALE
+) -> np.ndarray:
     """Return each seat's value target (float32, in [-1, 1]) at the end of ``game``.
 
     ``"result"``: +1 for the sole highest return, 0 for a shared highest, -1 otherwise (the
@@ -118,3 +122,10 @@ def check_value_target(value: object, name: str = "value_target") -> str | None:
             f"{name} must be None or one of {', '.join(VALUE_TARGETS)}, got {value!r}"
         )
     return value
+
+
+def check_score_scale(value: object) -> float:
+    """Return ``value`` as a float if it is a finite number > 0, else InvalidParameterError."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+        raise InvalidParameterError(f"score_scale must be a finite number > 0, got {quote(value)}")
+    return float(value)

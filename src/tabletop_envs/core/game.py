@@ -327,6 +327,12 @@ class GameState(ABC):
         """
         return None
 
+    def secret_steps(self) -> int:
+        """Return how many of the last steps the mover has not seen (0, the default: none).
+
+        Simultaneous choices made in turn: a search decides the move on one node for them all."""
+        return 0
+
     def resample_hidden(self: S, seat: int, rng: np.random.Generator) -> S:
         """Return a copy whose hidden information is redrawn consistently with ``seat``'s view.
 

@@ -12,6 +12,14 @@ the action's statistics (what its parent selects by) and, in ``outcomes``, one n
 outcome seen, each with its own priors and children, so positions that differ in what everybody
 saw are never fused (issue 21, defect 2).
 
+Both searches decide a move whose mover has not seen the last steps
+(:meth:`~tabletop_envs.core.game.GameState.secret_steps`: simultaneous choices played one seat
+after another) on an *information-set node* (:func:`infoset_node`), shared by every sequence of
+those steps: it hangs, in ``infosets``, off the node where the secret steps began (the root if
+they began above it). Its children carry the statistics the move is selected by, and its own
+``n`` the visits of the decision; the walk itself goes on down the true sequence of actions,
+so a seat that chose in secret knows its own choice later (issue 21).
+
 Each search uses a few more slots:
 
 - UCT counts a child's *availability* ``avail``: how often it was legal when its parent was
@@ -38,6 +46,7 @@ class Node:
         "avail",
         "children",
         "first",
+        "infosets",
         "inv",
         "legal",
         "legal_set",
@@ -51,11 +60,12 @@ class Node:
     )
 
     def __init__(self, player: int) -> None:
-        self.player = player  # seat that chose the action leading to this node (-1: the root)
+        self.player = player  # seat whose action led here (-1: the root, an information set)
         self.n = 0
         self.w = 0.0
         self.children: dict[int, Node] = {}
         self.outcomes: dict[Hashable, Node] | None = None  # PUCT: by public outcome, if any
+        self.infosets: dict[Hashable, Node] | None = None  # decisions of secret steps from here
         self.avail = 1  # UCT: visits of the parent where this child was legal
         self.prior: dict[int, float] | None = None  # PUCT: action -> prior, once evaluated
         self.legal: list[int] | None = None
@@ -84,6 +94,23 @@ class Node:
         self.order = sorted(actions, key=self.p.__getitem__, reverse=True)
         self.first = 0
         return True
+
+
+def infoset_node(root: Node, steps: Sequence[Node], hidden: int, key: Hashable) -> Node:
+    """Return the node deciding a move whose mover has not seen the last ``hidden`` steps.
+
+    ``steps`` are the nodes the walk took its steps from, the root first; the node hangs off
+    the one the secret steps began from (the root if they began above it), under ``key``,
+    which must tell apart what the mover does see (its seat, ``hidden``, public outcomes).
+    """
+    anchor = steps[-hidden] if hidden <= len(steps) else root
+    shared = anchor.infosets
+    if shared is None:
+        shared = anchor.infosets = {}
+    node = shared.get(key)
+    if node is None:
+        node = shared[key] = Node(-1)
+    return node
 
 
 def backup(path: Sequence[Node], values: Sequence[float]) -> None:

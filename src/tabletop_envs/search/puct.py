@@ -23,7 +23,7 @@ are renormalized over the actions legal in the current determinization.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +33,7 @@ from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.rng import make_rng
 from tabletop_envs.search.evaluator import Evaluator, encode_batch, evaluate_checked
-from tabletop_envs.search.node import Node, backup
+from tabletop_envs.search.node import Node, backup, infoset_node
 from tabletop_envs.search.playouts import (
     check_playout,
     check_playout_weight,
@@ -311,30 +311,47 @@ def _descend(
 
     A walk ends at a finished game (its values are backed up at once: None) or at a node whose
     priors do not cover the legal actions of this determinization (the leaf). Below the root,
-    a single legal action is taken without priors; an action that made something public goes
-    on in the node of that outcome.
+    a single legal action is taken without priors; a move whose mover has not seen the last
+    steps is selected on their information-set node (:func:`~.node.infoset_node`), whose
+    statistics are backed up too, while the walk goes on down the true actions; an action that
+    made something public goes on in the node of that outcome.
     """
     node = tree
     path = [node]
+    steps: list[Node] = []  # the node each step of this walk was taken from
+    seen: list[Hashable] = []  # what each step made public
     select = root_selection
     while True:
         if state.is_terminal:
             backup(path, scale.final(state))
             return None
         actions = state.legal_actions()  # ascending ids; the mask only for a leaf (Irk: 3,874)
+        mover = state.current_player
+        decide = node
         if len(actions) == 1 and node is not tree:
             best_action = actions[0]  # forced: no evaluation, no selection
-        elif actions != node.legal and not node.use_legal(actions):
-            return _Leaf(root, state, state.legal_mask(), actions, path)
         else:
-            best_action = select(node, c_puct)
+            hidden = state.secret_steps() if steps else 0  # the root is its own information set
+            if hidden:
+                key = (mover, hidden, *seen[-hidden:])
+                decide = infoset_node(tree, steps, hidden, key)
+                path.append(decide)
+            if actions != decide.legal and not decide.use_legal(actions):
+                return _Leaf(root, state, state.legal_mask(), actions, path)
+            best_action = select(decide, c_puct)
         select = puct_select
-        mover = state.current_player
+        steps.append(node)
         state.apply(best_action)
+        if decide is not node:  # the information set's statistics
+            shared = decide.children.get(best_action)
+            if shared is None:
+                shared = decide.children[best_action] = Node(mover)
+            path.append(shared)
         nxt = node.children.get(best_action)
         if nxt is None:
             nxt = node.children[best_action] = Node(mover)
         outcome = state.public_outcome()
+        seen.append(outcome)
         if outcome is not None:  # the action's node counts; its outcome's node goes on
             path.append(nxt)
             branches = nxt.outcomes

@@ -7,7 +7,9 @@ use. Its chance stream is reseeded from the search's own stream too, so the sear
 the true state's hidden tiles or its future draws. The tree is shared across determinizations
 and keyed by action ids (single-observer information-set MCTS): a node's children are the
 actions seen legal in some determinization, and UCB counts a child's *availability* (how often
-it was legal when its parent was visited) instead of the parent's visits. For
+it was legal when its parent was visited) instead of the parent's visits. A move whose mover
+has not seen the last steps (simultaneous choices made in turn) is chosen on a node shared by
+all of them (:func:`~tabletop_envs.search.node.infoset_node`). For
 perfect-information games ``resample_hidden`` is a plain clone and this is ordinary UCT.
 
 Values are the game's ``returns()`` per seat; each node keeps the sum of the returns of the seat
@@ -24,7 +26,7 @@ import numpy as np
 
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.rng import make_rng
-from tabletop_envs.search.node import Node, backup
+from tabletop_envs.search.node import Node, backup, infoset_node
 from tabletop_envs.search.playouts import Mover, play_out, random_mover
 
 #: ``determinize(game, seat, rng) -> state``: the position one iteration searches.
@@ -75,36 +77,44 @@ def _select_and_expand(root: Node, state: GameState, c: float, rnd: random.Rando
 
     At a node with untried legal actions one of them is drawn and added (the walk stops there);
     otherwise the child maximizing ``w / n + c * sqrt(log(avail) / n)`` is taken (the first
-    legal one on ties). Every legal child's availability counts this visit.
+    legal one on ties). Every legal child's availability counts this visit. A move whose mover
+    has not seen the last steps (:meth:`~tabletop_envs.core.game.GameState.secret_steps`) is
+    chosen among the children of their information-set node (:func:`~.node.infoset_node`),
+    which the path goes through too, while the walk follows the true actions.
     """
     node = root
     path = [root]
+    steps: list[Node] = []  # the node each step of this walk was taken from
     while not state.is_terminal:
         mover = state.current_player
         actions = state.legal_actions()
-        children = node.children
+        hidden = state.secret_steps() if steps else 0  # the root is its own information set
+        decide = infoset_node(root, steps, hidden, (mover, hidden)) if hidden else node
+        children = decide.children
         untried = [a for a in actions if a not in children]
         if untried:
-            action = untried[rnd.randrange(len(untried))]
+            best_action = untried[rnd.randrange(len(untried))]
             for a in actions:
                 if a in children:
                     children[a].avail += 1
-            child = Node(mover)
-            children[action] = child
-            state.apply(action)
-            path.append(child)
-            break
-        best_value = -math.inf
-        best_child: Node | None = None
-        best_action = -1
-        for a in actions:
-            ch = children[a]
-            value = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
-            ch.avail += 1
-            if value > best_value:
-                best_value, best_child, best_action = value, ch, a
-        assert best_child is not None
+            best_child = children[best_action] = Node(mover)
+        else:
+            best_value = -math.inf
+            best_action = -1
+            for a in actions:
+                ch = children[a]
+                value = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
+                ch.avail += 1
+                if value > best_value:
+                    best_value, best_child, best_action = value, ch, a
+        steps.append(node)
         state.apply(best_action)
+        if decide is not node:  # the information set's statistics; the walk goes on below node
+            path.append(best_child)
+            best_child = node.children.get(best_action) or Node(mover)
+            node.children[best_action] = best_child
         node = best_child
         path.append(node)
+        if untried:
+            break
     return path

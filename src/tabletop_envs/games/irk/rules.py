@@ -30,6 +30,7 @@ from tabletop_envs.games.irk.deck import (
     deck_tiles,
     tile_text,
 )
+from tabletop_envs.games.irk.hidden import SecretChoices
 from tabletop_envs.games.irk.observation import (
     CODE_FEATURES,
     NUM_ROUNDS,
@@ -85,7 +86,7 @@ __all__ = [
 # fmt: on
 
 
-class IrkState(PhasedGameState):
+class IrkState(SecretChoices, PhasedGameState):
     """A position of Irk: hands, secret choices, score piles and the stacked table."""
 
     __slots__ = (

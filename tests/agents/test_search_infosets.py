@@ -216,6 +216,8 @@ def test_the_tree_below_follows_the_true_choices():
 def test_irk_counts_the_choices_the_mover_has_not_seen(num_players):
     game = IrkState.new(seed=5, num_players=num_players)
     game.apply(game.legal_actions()[0])  # round 1 (a bet round): the others' choices stay secret
+    redrawn = {game.resample_hidden(1, np.random.default_rng(k)).chosen[0] for k in range(20)}
+    assert len(redrawn) > 1  # a second chooser at the root searches every first choice
     for seen in range(1, num_players):
         assert game.phase == CHOOSE and game.secret_steps() == seen
         game.apply(game.legal_actions()[0])
@@ -230,3 +232,25 @@ def test_irk_counts_the_choices_the_mover_has_not_seen(num_players):
         assert game.secret_steps() == 0  # after a public placement: not shared (see the docs)
     assert Hideout.new(seed=0).secret_steps() == 0
     assert IrkState.new(seed=0).secret_steps() == 0
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_irk_secret_steps_are_the_last_choices_of_others_still_secret(num_players):
+    """Over random games (discards included): the last steps that are other seats' choices not
+    revealed yet, counted from the end back to the first step that is not one."""
+    rng = np.random.default_rng(num_players)
+    discards = 0
+    for seed in range(6):
+        game = IrkState.new(seed=seed, num_players=num_players, table_size=5)  # discards too
+        movers: list[int] = []
+        while not game.is_terminal:
+            mover, count = game.current_player, 0
+            for seat, action in zip(reversed(movers), reversed(game.actions), strict=True):
+                if action >= game.deck_size or seat == mover or game.chosen[seat] != action:
+                    break
+                count += 1
+            assert game.secret_steps() == count
+            movers.append(mover)
+            game.apply(int(rng.choice(game.legal_actions())))
+        discards += len(game.discards)
+    assert discards  # the small table makes some tiles unplaceable

@@ -24,7 +24,9 @@ Subjects:
 * ``connect_four_v3 env()``, ``go_v5(9) env()`` (PettingZoo classic, needs pygame),
   ``havannah(5) core`` (OpenSpiel ``legal_actions()`` + ``apply_action``, needs pyspiel) and
   ``go(9) core + obs`` (OpenSpiel ``go(board_size=9)``: ``observation_tensor()`` of the player
-  to move, then ``legal_actions()`` + ``apply_action``, at every step).
+  to move, then ``legal_actions()`` + ``apply_action``, at every step) and ``go(9) core + obs
+  array`` (the same, the observation converted with ``np.asarray(..., dtype=np.float32)``:
+  OpenSpiel returns a Python list of floats, the library's envs a numpy array).
 
 The targets (ratios between two subjects) are data below; one whose subjects did not run is
 reported as skipped.
@@ -72,6 +74,8 @@ TARGETS = (
     Target("isis_osiris_v0 core", "havannah(5) core", 0.25),
     Target("irk_v0 env()", "go_v5(9) env()", 1.0),
     Target("irk_v0 env()", "go(9) core + obs", 1.0),
+    # the same reference with its observation as a numpy array, as the envs return theirs
+    Target("irk_v0 env()", "go(9) core + obs array", 1.0),
 )
 
 #: Parameters of the registered envs in the benchmark (default parameters otherwise).
@@ -128,19 +132,25 @@ def core_steps(name: str, params: dict[str, Any], seed: int, flat: bool) -> Iter
                 n = 0
 
 
-def openspiel_steps(game_string: str, seed: int, observe: bool = False) -> Iterator[int]:
+def openspiel_steps(
+    game_string: str, seed: int, observe: bool = False, as_array: bool = False
+) -> Iterator[int]:
     """Play random legal moves on an OpenSpiel game, yielding every CHUNK steps (with
-    ``observe``, reading the mover's ``observation_tensor()`` before every move)."""
+    ``observe``, reading the mover's ``observation_tensor()`` before every move; with
+    ``as_array`` too, converting it to a float32 numpy array)."""
     import pyspiel
 
     game = pyspiel.load_game(game_string)
     rnd = random.Random(seed)
     randrange = rnd.randrange
+    asarray, float32 = np.asarray, np.float32
     n = 0
     while True:
         state = game.new_initial_state()
         while not state.is_terminal():
-            if observe:
+            if as_array:
+                asarray(state.observation_tensor(), dtype=float32)
+            elif observe:
                 state.observation_tensor()
             legal = state.legal_actions()
             state.apply_action(int(legal[randrange(len(legal))]))
@@ -181,6 +191,9 @@ def build_subjects(env_filter: list[str] | None, seed: int, flat: bool) -> tuple
 
         subjects["havannah(5) core"] = openspiel_steps("havannah(board_size=5)", seed)
         subjects["go(9) core + obs"] = openspiel_steps("go(board_size=9)", seed, observe=True)
+        subjects["go(9) core + obs array"] = openspiel_steps(
+            "go(board_size=9)", seed, observe=True, as_array=True
+        )
     except ImportError as err:
         skipped.append(f"OpenSpiel reference skipped ({err})")
     # Start every subject now (imports, first reset) so that set-up is not timed.

@@ -72,7 +72,12 @@ def test_agents_help_lists_the_registry_and_the_rule(
     text = " ".join(capsys.readouterr().out.split())
     for name in agent_names():
         assert name in text
-    for spec in ("expert[:simulations=N,network=off]", "az:PATH", "sb3:PATH[,sample]", "spaces or commas"):
+    for spec in (
+        "expert[:simulations=N,network=off]",
+        "az:PATH",
+        "sb3:PATH[,sample]",
+        "spaces or commas",
+    ):
         assert spec in text
 
 

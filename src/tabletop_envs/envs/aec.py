@@ -6,6 +6,7 @@ the game's :class:`~tabletop_envs.core.GameSpec`, and keeps PettingZoo's bookkee
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from typing import Any
 
@@ -322,10 +323,14 @@ class TabletopEnv(AECEnv):
 
     def _finish(self, returns: np.ndarray) -> None:
         game = self._game()
+        info = self._new_info(game)  # the game's result read once; each agent its own copies
         for agent, seat in self._seat_of.items():
             self.rewards[agent] = float(returns[seat])
             self.terminations[agent] = True
-            self.infos[agent] = self._new_info(game)  # each agent its own arrays
+            self.infos[agent] = {
+                key: value.copy() if type(value) is np.ndarray else copy.deepcopy(value)
+                for key, value in info.items()
+            }
 
     def _penalize(self, agent: str, err: IllegalActionError) -> None:
         self._cumulative_rewards[agent] = 0.0

@@ -31,13 +31,17 @@ def result_arrays(game: IrkState) -> dict[str, np.ndarray]:
     - ``table_values``: int64 ``(5,)``, what each colour was worth on the table.
     """
     n = game.params.num_players
-    out = {"winners": np.zeros(n, dtype=np.int8)}
-    out.update((key, np.zeros(n, dtype=np.int64)) for key in _PER_SEAT)
-    out.update((key, np.zeros((n, len(COLORS)), dtype=np.int64)) for key in _PER_COLOR)
-    out["table_values"] = np.zeros(len(COLORS), dtype=np.int64)
-    result = game.result_info()
-    if result:
-        out["winners"][result["winners"]] = 1
-        for key in (*_PER_SEAT, *_PER_COLOR, "table_values"):
-            out[key][...] = result[key]
+    winners = np.zeros(n, dtype=np.int8)
+    result = game._result if game.is_terminal else {}  # read, not copied (result_info copies)
+    if not result:
+        out = {"winners": winners}
+        out.update((key, np.zeros(n, dtype=np.int64)) for key in _PER_SEAT)
+        out.update((key, np.zeros((n, len(COLORS)), dtype=np.int64)) for key in _PER_COLOR)
+        out["table_values"] = np.zeros(len(COLORS), dtype=np.int64)
+        return out
+    winners[result["winners"]] = 1
+    out = {"winners": winners}
+    # the result's lists have the shapes above: each becomes its array in one call
+    out.update((key, np.array(result[key], dtype=np.int64)) for key in (*_PER_SEAT, *_PER_COLOR))
+    out["table_values"] = np.array(result["table_values"], dtype=np.int64)
     return out

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -23,16 +22,17 @@ import numpy as np
 from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_choice, check_int_range
 from tabletop_envs.core.seats import next_seat, relative_seats
-from tabletop_envs.games.irk.deck import (
-    COLORS,
-    DECK_CACHE_SIZE,
-    Tile,
-    deck_tiles,
-    tile_text,
+from tabletop_envs.games.irk.deck import COLORS, Tile, deck_tiles, tile_text
+from tabletop_envs.games.irk.facts import (
+    copy_lists,
+    draw_seed,
+    read_only,
+    row_bytes,
+    tile_counts,
 )
+from tabletop_envs.games.irk.facts import game_spec as _spec
 from tabletop_envs.games.irk.hidden import SecretChoices
 from tabletop_envs.games.irk.observation import (
-    CODE_FEATURES,
     NUM_ROUNDS,
     TABLE_CHANNELS,
     ObservationLayout,
@@ -57,11 +57,12 @@ from tabletop_envs.games.irk.params import (
     opening_placement,
 )
 from tabletop_envs.games.irk.placement import (
+    CODE_WEIGHTS,
     FOOTPRINTS,
     ORIENTATIONS,
     PlacementTables,
-    legal_among,
     placement_tables,
+    tile_allowed,
     why_illegal,
 )
 from tabletop_envs.games.irk.scoring import (
@@ -69,7 +70,6 @@ from tabletop_envs.games.irk.scoring import (
     cell_group_values,
     cell_table_values,
     final_rewards,
-    pile_counts,
     score_result,
 )
 
@@ -91,6 +91,7 @@ class IrkState(SecretChoices, PhasedGameState):
 
     __slots__ = (
         "_after",
+        "_cell_bytes",
         "_contact",
         "_contact_ids",
         "_mask",
@@ -148,7 +149,7 @@ class IrkState(SecretChoices, PhasedGameState):
     def _setup(self) -> None:
         p = self.params
         n, d = p.num_players, len(p.deck)
-        perm = [int(x) for x in self.rng.permutation(d)]
+        perm = self.rng.permutation(d).tolist()
         self.hands = [sorted(perm[HAND_SIZE * i : HAND_SIZE * (i + 1)]) for i in range(n)]
         k = opening_count(n)
         opening = perm[HAND_SIZE * n : HAND_SIZE * n + k]
@@ -172,7 +173,7 @@ class IrkState(SecretChoices, PhasedGameState):
         t = p.table_size
         self.tables: PlacementTables = placement_tables(t)
         self.tiles: tuple[Tile, ...] = deck_tiles(p.deck)
-        self._tile_counts = _tile_counts(p.deck)
+        self._tile_counts = tile_counts(p.deck)
         self.layout: ObservationLayout = observation_layout(
             t, p.num_players, len(p.deck), p.group_planes, p.action_values
         )
@@ -201,10 +202,10 @@ class IrkState(SecretChoices, PhasedGameState):
             self._revealed[tile] = 1
         if self.phase == PLACE:
             self._revealed[self.chosen[self.to_move]] = 1
-        self._mask: np.ndarray | None = None
         self._place_ids: np.ndarray | None = None  # place phase: the legal ids, once known
+        self._mask: np.ndarray | None = None
         self._result: dict[str, Any] = {}
-        self._returns = _read_only(np.zeros(n))
+        self._returns = read_only(np.zeros(n))
         if self.phase == OVER:
             self._score()
 
@@ -214,27 +215,33 @@ class IrkState(SecretChoices, PhasedGameState):
         cells = self.params.table_size**2
         self._table_obs = self._obs_base[: at["hand"]].reshape(cells, len(self.layout.channels))
         self._revealed = self._obs_base[at["revealed"] : at["revealed"] + self.deck_size]
+        # what _put writes a cell's first channels with: the bytes per (code, height) and a
+        # cell's stride in bytes
+        base = self._obs_base
+        self._cell_bytes = (row_bytes(base.dtype), base.itemsize * len(self.layout.channels))
 
     def _put(self, tile: int, placement: int) -> None:
         """Lay ``tile`` on the table (no legality check) and update the caches."""
         if not self.visible.flags.writeable:  # shared with a copy
             self._own()
-        tables = self.tables
         codes = self.tiles[tile]
         height = self.height
-        rows = _row_bytes(self._obs_base.dtype)  # per code, per height: a cell's first channels
-        step = self._obs_base.itemsize * len(self.layout.channels)
+        visible = self.visible
+        rows, step = self._cell_bytes
         table = self._obs_base.data.cast("B")  # raw bytes: no numpy call per write
         newly = False
-        for k, cell in enumerate(tables.cell_lists[placement]):
+        for k, cell in enumerate(self.tables.cell_lists[placement]):
             h = height.item(cell) + 1
             height[cell] = h
-            newly = newly or h == 1
-            row = rows[codes[k]][h]
-            table[cell * step : cell * step + len(row)] = row
-        self.visible[tables.cells[placement]] = codes
+            code = codes[k]
+            visible[cell] = code
+            if h == 1:
+                newly = True
+            row = rows[code][h]
+            at = cell * step
+            table[at : at + len(row)] = row
         if newly:  # a cell newly occupied: its neighbourhood is in contact now
-            self._contact[tables.near(placement)] = True
+            self._contact[self.tables.near(placement)] = True
             self._contact_ids = None
         self._revealed[tile] = 1
 
@@ -264,6 +271,20 @@ class IrkState(SecretChoices, PhasedGameState):
         self._pile_count[seat] += counts[tile]
         self._pile_stars[seat] += stars[tile]
         self._revealed[tile] = 1
+
+    def _add_bets(self) -> None:
+        """Put every seat's chosen tile on its score pile (``_add_to_pile`` for all seats at once:
+        one tile per seat, so each seat's row gets one tile's counts)."""
+        if not self.visible.flags.writeable:  # shared with a copy
+            self._own()
+        chosen = self.chosen
+        counts, stars = self._tile_counts
+        self._pile_count += counts[chosen]
+        self._pile_stars += stars[chosen]
+        self._revealed[chosen] = 1
+        for s, pile in enumerate(self.piles):
+            pile.append(chosen[s])
+            chosen[s] = -1
 
     # ---- static facts -------------------------------------------------------------------
     @property
@@ -330,20 +351,23 @@ class IrkState(SecretChoices, PhasedGameState):
         contact = self._contact_ids
         if contact is None:
             candidates = self._contact.nonzero()[0].copy()  # not a view of nonzero's 2-D result
-            cells = self.tables.cells[candidates]
+            cells = self.tables.cells.take(candidates, axis=0)  # [candidates], ~4x faster
             # read-only caches: copies of the state share them
             candidates.setflags(write=False)
             cells.setflags(write=False)
             contact = self._contact_ids = (candidates, cells)
-        return legal_among(contact[0], self.visible, self.tiles[tile], self.tables, contact[1])
+        # placement.legal_among, inlined: the candidates whose covers the tile may make
+        candidates, cells = contact
+        return candidates[tile_allowed(self.tiles[tile])[self.visible[cells] @ CODE_WEIGHTS]]
 
     def _legal(self) -> np.ndarray:
         """Return the cached legality mask of this position (read-only: copies share it)."""
         mask = self._mask
         if mask is None:
-            mask = np.zeros(self.spec.num_actions, dtype=np.int8)
+            mask = np.zeros(self._spec.num_actions, dtype=np.int8)
             if self.phase == CHOOSE:
-                mask[self.hands[self.to_move]] = 1
+                for tile in self.hands[self.to_move]:  # a few ids: no list-to-array conversion
+                    mask[tile] = 1
             elif self.phase == PLACE:
                 mask[self._placing_ids()] = 1
             mask.setflags(write=False)
@@ -355,7 +379,7 @@ class IrkState(SecretChoices, PhasedGameState):
         read-only: copies share it)."""
         ids = self._place_ids
         if ids is None:
-            ids = self._place_ids = _read_only(
+            ids = self._place_ids = read_only(
                 self.deck_size + self.placements_of(self.chosen[self.to_move])
             )
         return ids
@@ -413,7 +437,8 @@ class IrkState(SecretChoices, PhasedGameState):
         self.steps += 1
         self._mask = None
         self._place_ids = None
-        self._values = {}
+        if self._values:
+            self._values = {}
         self._after = None
         seat = self.to_move
         n = self.params.num_players
@@ -424,10 +449,7 @@ class IrkState(SecretChoices, PhasedGameState):
             if nxt != self.box:
                 self.to_move = nxt
             elif ROUND_KINDS[self.round] == "bet":
-                for s in range(n):
-                    self.piles[s].append(self.chosen[s])
-                    self._add_to_pile(s, self.chosen[s])
-                    self.chosen[s] = -1
+                self._add_bets()
                 self._next_round()
             else:
                 self.phase = PLACE
@@ -454,7 +476,8 @@ class IrkState(SecretChoices, PhasedGameState):
             self._revealed[tile] = 1  # revealed now, placed or discarded
             if len(legal):
                 self.to_move = seat
-                self._place_ids = _read_only(self.deck_size + legal)  # the mask: when asked
+                legal += len(self.params.deck)  # a fresh array: the place ids, in place
+                self._place_ids = read_only(legal)  # the mask: when asked
                 return
             self.discards.append((seat, tile, self.round))
             self.chosen[seat] = -1
@@ -501,7 +524,7 @@ class IrkState(SecretChoices, PhasedGameState):
 
     def _score(self) -> None:
         result = self.score()
-        self._returns = _read_only(
+        self._returns = read_only(
             np.array(final_rewards(result, self.params.reward), dtype=np.float64)
         )
         result["discards"] = [list(x) for x in self.discards]
@@ -516,7 +539,7 @@ class IrkState(SecretChoices, PhasedGameState):
         """Return the full score result (plain JSON types) once the game is over."""
         if self.phase != OVER:
             return {}
-        return {k: _copy_lists(v) for k, v in self._result.items()}
+        return {k: copy_lists(v) for k, v in self._result.items()}
 
     # ---- information --------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:
@@ -527,16 +550,13 @@ class IrkState(SecretChoices, PhasedGameState):
         at = self.layout.start
         n = self.params.num_players
         out = self._obs_base.copy()  # table planes and revealed tiles; other sections zero
-        hand = at["hand"]
         chosen = self.chosen
-        ones = [hand + t for t in self.hands[seat]]
+        ones = [at["hand"] + t for t in self.hands[seat]]
         if chosen[seat] >= 0:
             ones.append(at["chosen"] + chosen[seat])
         place = self.phase == PLACE
         if place:
             ones.append(at["placing"] + chosen[self.to_move])
-        if ones:  # empty once the game is over
-            out[ones] = 1
         # pile_count .. box_holder: one run of entries, written at once
         order = _ORDERS[n][seat]
         counts = self._pile_count.tolist()
@@ -561,7 +581,15 @@ class IrkState(SecretChoices, PhasedGameState):
         box[(self.box - seat) % n] = 1
         tail += box
         first = at["pile_count"]
-        out[first : first + len(tail)] = tail
+        if out.itemsize == 1:  # int8: every entry is 0..127, written as raw bytes (no numpy call)
+            raw = out.data.cast("B")
+            for i in ones:
+                raw[i] = 1
+            raw[first : first + len(tail)] = bytes(tail)
+        else:
+            if ones:  # empty once the game is over
+                out[ones] = 1
+            out[first : first + len(tail)] = tail
         if self.params.action_values and self.round < NUM_ROUNDS:
             out[at["action_values"] :] = self._action_values(seat)
         return out
@@ -630,8 +658,11 @@ class IrkState(SecretChoices, PhasedGameState):
         pool += [chosen[s] for s in secret]
         pool += self.unused
         pool.sort()
-        drawn = [pool[i] for i in rng.permutation(len(pool)).tolist()]
-        new_hands = [h.copy() for h in hands]  # own seat's hand kept; the others' redealt
+        # the permutation rng.permutation(len(pool)) would give, applied: the same draws
+        rng.shuffle(pool)
+        drawn = pool
+        new_hands = hands.copy()  # the others' hands are redealt below
+        new_hands[seat] = hands[seat].copy()  # own seat's hand kept
         new_chosen = chosen.copy()
         k = 0
         for s in others:
@@ -645,7 +676,7 @@ class IrkState(SecretChoices, PhasedGameState):
         new.hands = new_hands
         new.chosen = new_chosen
         new.unused = sorted(drawn[k:])
-        new.reseed(int(rng.integers(2**63)))
+        new.reseed(draw_seed(rng))  # int(rng.integers(2**63)), the same draw
         new._mask = None
         new.seed = None  # a redrawn position: the action log no longer rebuilds it
         return new
@@ -734,67 +765,3 @@ _OTHERS = {
     n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
     for n in range(1, MAX_PLAYERS + 1)
 }
-
-
-@lru_cache(maxsize=DECK_CACHE_SIZE)
-def _tile_counts(deck: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Return per tile of ``deck``, per color, its flowers' summed values and its stars (int8,
-    read-only): what the tile adds to a score pile (``scoring.pile_counts``)."""
-    per_tile = [pile_counts([tile]) for tile in deck_tiles(deck)]
-    counts = _read_only(np.array([c for c, _ in per_tile], dtype=np.int8).reshape(-1, len(COLORS)))
-    stars = _read_only(np.array([s for _, s in per_tile], dtype=np.int8).reshape(-1, len(COLORS)))
-    return counts, stars
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    """Return ``array`` made read-only (a value that copies of a state may share)."""
-    array.setflags(write=False)
-    return array
-
-
-@lru_cache(maxsize=4)
-def _row_bytes(dtype: np.dtype) -> tuple[tuple[bytes, ...], ...]:
-    """Return, per square code and stack height, the bytes of a table cell's first channels
-    (``CODE_FEATURES`` then ``height``) in observation dtype ``dtype``."""
-    high = min(int(np.iinfo(dtype).max), 2 * MAX_DECK)
-    return tuple(
-        tuple(np.array([*CODE_FEATURES[code], h], dtype=dtype).tobytes() for h in range(high + 1))
-        for code in range(len(CODE_FEATURES))
-    )
-
-
-def _copy_lists(value: Any) -> Any:
-    """Return a copy of nested lists (the JSON-plain result), other values as they are."""
-    return [_copy_lists(v) for v in value] if isinstance(value, list) else value
-
-
-@lru_cache(maxsize=DECK_CACHE_SIZE)
-def _spec(
-    num_players: int,
-    table_size: int,
-    deck: tuple[str, ...],
-    reward: str,
-    group_planes: bool,
-    action_values: bool,
-) -> GameSpec:
-    tiles = deck_tiles(deck)
-    layout = observation_layout(table_size, num_players, len(deck), group_planes, action_values)
-    max_on_table = opening_count(num_players) + 4 * num_players
-    per_tile_color = max(max(pile_counts([tile])[0]) for tile in tiles)
-    per_color = pile_counts(tiles)[0]  # every flower of the deck, by color
-    high = max(max_on_table, 3 * per_tile_color, HAND_SIZE, 1)
-    if group_planes or action_values:  # a group is worth at most all flowers of its color
-        high = max(high, *per_color)
-    # int8 holds every bound of the standard deck; a custom deck's group values may need more
-    dtype = np.int8 if high <= np.iinfo(np.int8).max else np.int16
-    reward_range = (0.0, float(sum(per_color))) if reward == "score" else (-1.0, 1.0)
-    return GameSpec(
-        num_players=num_players,
-        num_actions=len(deck) + table_size * table_size * 4,
-        observation_shape=(layout.size,),
-        observation_channels=layout.names,
-        max_game_length=(NUM_ROUNDS + 4) * num_players,  # 7 choices + 4 placements per seat
-        reward_range=reward_range,
-        observation_dtype=dtype,
-        observation_high=high,
-    )

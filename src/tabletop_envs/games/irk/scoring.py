@@ -73,6 +73,7 @@ def cell_table_values(
     # around each, then walk each color's flowers (and the clusters they reach) alone
     cluster: dict[int, int] = {}  # gray cell -> its cluster
     around: list[list[int]] = []  # per cluster: the flower cells next to it
+    touch: dict[int, list[int]] = {}  # per flower cell next to gray: those clusters
     flowers: list[list[int]] = [[] for _ in COLORS]
     for start, code in cells.items():
         if code != GRAY:
@@ -94,6 +95,7 @@ def cell_table_values(
                         stack.append(nxt)
                 elif code != EMPTY:
                     near.append(nxt)
+                    touch.setdefault(nxt, []).append(k)
         around.append(near)
     values = [0] * len(COLORS)
     for color in range(len(COLORS)) if colors is None else colors:
@@ -110,14 +112,13 @@ def cell_table_values(
                     if nxt in left:
                         left.remove(nxt)
                         stack.append(nxt)
-                    else:
-                        k = cluster.get(nxt, -1)
-                        if k >= 0 and k not in reached:
-                            reached.add(k)
-                            for other in around[k]:
-                                if other in left:
-                                    left.remove(other)
-                                    stack.append(other)
+                for k in touch.get(cell, ()):  # the gray clusters next to it
+                    if k not in reached:
+                        reached.add(k)
+                        for other in around[k]:
+                            if other in left:
+                                left.remove(other)
+                                stack.append(other)
             if total > best:
                 best = total
         values[color] = best
@@ -279,23 +280,36 @@ def majority_points(counts: Sequence[int], stars: Sequence[int], value: int) -> 
     second gets ``value // 2`` (tied seconds get nothing).
     """
     n = len(counts)
+    if n == 2:  # the usual game, decided directly (the same ranking as below)
+        c0, c1 = counts
+        if c0 <= 0 and c1 <= 0:
+            return [0, 0]
+        k0, k1 = (c0, stars[0]), (c1, stars[1])
+        if c1 <= 0 or (c0 > 0 and k0 > k1):
+            return [value, 0]
+        if c0 <= 0 or k1 > k0:
+            return [0, value]
+        return [value // 2, value // 2]  # tied first: no second place with two players
     points = [0] * n
-    keys = {i: (counts[i], stars[i]) for i in range(n) if counts[i] > 0}
-    if not keys:
+    # (count, stars) per seat; only a seat with a count > 0 takes a place
+    keys = [(counts[i], stars[i]) for i in range(n)]
+    ranked = [k for k in keys if k[0] > 0]
+    if not ranked:
         return points
-    best = max(keys.values())
-    firsts = [i for i, k in keys.items() if k == best]
+    best = max(ranked)
+    firsts = [i for i in range(n) if keys[i] == best]  # best[0] > 0: no zero count matches
     if len(firsts) > 1:
         for i in firsts:
             points[i] = value // 2
         return points
     points[firsts[0]] = value
-    rest = {i: k for i, k in keys.items() if k != best}
-    if n >= 3 and rest:
-        second = max(rest.values())
-        seconds = [i for i, k in rest.items() if k == second]
-        if len(seconds) == 1:
-            points[seconds[0]] = value // 2
+    if n >= 3:
+        rest = [k for k in ranked if k != best]
+        if rest:
+            second = max(rest)
+            seconds = [i for i in range(n) if keys[i] == second]
+            if len(seconds) == 1:
+                points[seconds[0]] = value // 2
     return points
 
 
@@ -318,8 +332,11 @@ def score_result(
     :func:`pile_counts` (``counts[seat]``, ``stars[seat]``: lists, kept in the result)."""
     n = len(counts)
     points = [[0] * len(COLORS) for _ in range(n)]
-    for color, value in enumerate(values):
-        got = majority_points([c[color] for c in counts], [s[color] for s in stars], value)
+    # per color, the seats' counts and stars (zip(*...) transposes the per-seat lists)
+    for color, (value, col_counts, col_stars) in enumerate(
+        zip(values, zip(*counts, strict=True), zip(*stars, strict=True), strict=False)
+    ):
+        got = majority_points(col_counts, col_stars, value)
         for seat in range(n):
             points[seat][color] = got[seat]
     totals = [sum(p) for p in points]

@@ -172,9 +172,11 @@ class AZConfig(Config):
         help="minibatch rows drawn per new position: steps = ceil(reuse * new / batch size)",
     )
     learning_rate: float = setting(
-        1e-3, check=_positive, flags=("--lr",), help="Adam learning rate"
+        1e-3, check=_positive, flags=("--lr",), help="AdamW learning rate"
     )
-    weight_decay: float = setting(1e-4, low=0, help="L2 weight decay")
+    weight_decay: float = setting(
+        1e-4, low=0, help="AdamW's decoupled weight decay (per step: lr * this * weight)"
+    )
     eval_every: int = setting(
         5, low=0, help="iterations between arena evaluations of model.npz (0: none)"
     )

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabletop_envs.core.config import cut, quote, too_deep
+from tabletop_envs.core.config import as_tuples, cut, quote, too_deep
 from tabletop_envs.core.errors import IllegalActionError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec, registered_envs
@@ -130,7 +130,7 @@ def _params(cls: type[GameState], params: Any) -> Any:
     if not all(isinstance(key, str) for key in params):
         raise ReplayError(f"params are named by strings ({names}), got {quote(params)}")
     try:
-        return cls.params_class(**_tuples(dict(params)))
+        return cls.params_class(**as_tuples(dict(params)))
     except (TypeError, ValueError, ArithmeticError) as err:
         raise ReplayError(
             f"bad {cls.game_name} params {quote(params)}: {cut(str(err), 240)}; keywords: {names}"
@@ -328,15 +328,6 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
-
-
-def _tuples(value: Any) -> Any:
-    """Turn JSON lists back into tuples (parameter dataclasses hold tuples)."""
-    if isinstance(value, list):
-        return tuple(_tuples(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _tuples(v) for k, v in value.items()}
-    return value
 
 
 def _plain(value: Any) -> Any:

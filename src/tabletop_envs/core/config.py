@@ -77,7 +77,7 @@ def parse_value(text: str) -> Any:
             value = ast.literal_eval(raw)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return raw
-    return raw if too_deep(value, MAX_DEPTH) else _tuples(value)
+    return raw if too_deep(value, MAX_DEPTH) else as_tuples(value)
 
 
 #: Deepest nesting of lists, tuples and dicts read from user text.
@@ -100,11 +100,13 @@ def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
-def _tuples(value: Any) -> Any:
+def as_tuples(value: Any) -> Any:
+    """Return ``value`` with its lists (JSON arrays) turned into tuples, at every depth, dict
+    values included: parameter dataclasses hold tuples."""
     if isinstance(value, (list, tuple)):
-        return tuple(_tuples(v) for v in value)
+        return tuple(as_tuples(v) for v in value)
     if isinstance(value, dict):
-        return {k: _tuples(v) for k, v in value.items()}
+        return {k: as_tuples(v) for k, v in value.items()}
     return value
 
 

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from tabletop_envs.core.config import cut
+from tabletop_envs.core.config import as_tuples, cut
 from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError, InvalidStateError
 from tabletop_envs.core.params import check_int_range
 from tabletop_envs.core.rng import (
@@ -439,7 +439,7 @@ class GameState(ABC):
         if not isinstance(data["params"], dict):
             raise InvalidStateError("params", "must be an object of game parameters")
         try:
-            params = cls.params_class(**_tuples(data["params"]))
+            params = cls.params_class(**as_tuples(data["params"]))
         except (TypeError, ValueError) as err:
             raise InvalidStateError("params", cut(str(err), 240)) from None
         return cls._build(params, data["rng"], data["state"], data.get("log"))
@@ -589,12 +589,3 @@ class _Slots:
 
 #: Per state class, its slots (filled on the class's first copy).
 _SLOTS: dict[type, _Slots] = {}
-
-
-def _tuples(value: Any) -> Any:
-    """Turn JSON lists back into tuples (parameter dataclasses hold tuples)."""
-    if isinstance(value, list):
-        return tuple(_tuples(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _tuples(v) for k, v in value.items()}
-    return value

@@ -24,11 +24,12 @@ Each search uses a few more slots:
 
 - UCT counts a child's *availability* ``avail``: how often it was legal when its parent was
   visited, which UCB reads instead of the parent's visits;
-- PUCT keeps the evaluator's priors ``prior`` (action -> prior, once evaluated) and caches, for
-  the legal actions seen last (:meth:`Node.use_legal`): ``legal``, ``legal_set``, the priors
-  ``p`` with ``inv`` (1 / their sum over ``legal``), ``order`` (``legal`` by decreasing prior,
-  then increasing id) and ``first`` (``order[first:]`` starts with the unvisited action of
-  highest prior).
+- PUCT keeps, at a root, the evaluator's ``value`` for the seat to move (what a Gumbel root
+  mixes in, :mod:`.gumbel`), and at every node the evaluator's priors ``prior`` (action ->
+  prior, once evaluated) and caches, for the legal actions seen last (:meth:`Node.use_legal`):
+  ``legal``, ``legal_set``, the priors ``p`` with ``inv`` (1 / their sum over ``legal``),
+  ``order`` (``legal`` by decreasing prior, then increasing id) and ``first`` (``order[first:]``
+  starts with the unvisited action of highest prior).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class Node:
         "p",
         "player",
         "prior",
+        "value",
         "w",
     )
 
@@ -68,6 +70,7 @@ class Node:
         self.infosets: dict[Hashable, Node] | None = None  # decisions of secret steps from here
         self.avail = 1  # UCT: visits of the parent where this child was legal
         self.prior: dict[int, float] | None = None  # PUCT: action -> prior, once evaluated
+        self.value = 0.0  # PUCT, at a root: the evaluator's value for the seat to move
         self.legal: list[int] | None = None
         self.legal_set: Set[int] = _NO_ACTIONS
         self.p: Mapping[int, float] = _NO_PRIORS  # unnormalized over the cached legal actions

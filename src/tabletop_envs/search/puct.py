@@ -161,7 +161,7 @@ def puct_search(
         evaluate,
         simulations,
         rng,
-        _Options(
+        SearchOptions(
             check_c_puct(c_puct),
             (dirichlet_alpha, dirichlet_fraction),
             renamed(
@@ -203,7 +203,7 @@ def run_puct(
         evaluate,
         simulations,
         rng,
-        _Options(
+        SearchOptions(
             check_c_puct(c_puct),
             (dirichlet_alpha, dirichlet_fraction),
             renamed(
@@ -218,7 +218,7 @@ def run_puct(
 
 
 @dataclass(frozen=True)
-class _Options:
+class SearchOptions:
     """A search's settings; the playouts' weight and policy with the name the caller gave."""
 
     c_puct: float
@@ -235,9 +235,33 @@ def _search(
     evaluate: Evaluator,
     simulations: int,
     rng: np.random.Generator,
-    options: _Options,
+    options: SearchOptions,
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`puct_search` with its settings checked and gathered in ``options``."""
+    trees, root_priors = search_trees(
+        roots, seats, evaluate, simulations, rng, options, [options.root_selection] * len(roots)
+    )
+    counts = np.zeros(root_priors.shape, dtype=np.int64)
+    for i, tree in enumerate(trees):
+        for a, child in tree.children.items():
+            counts[i, a] = child.n
+    return counts, root_priors
+
+
+def search_trees(
+    roots: Sequence[GameState],
+    seats: Sequence[int],
+    evaluate: Evaluator,
+    simulations: int,
+    rng: np.random.Generator,
+    options: SearchOptions,
+    selectors: Sequence[RootSelection],
+) -> tuple[list[Node], np.ndarray]:
+    """Search every root, ``selectors[i]`` choosing at root ``i``; return the trees and priors.
+
+    Returns ``(trees, root priors (len(roots), A) float64)``; each root node keeps the
+    evaluator's value for its mover (``tree.value``, what a Gumbel root mixes in).
+    """
     c_puct = options.c_puct
     _check_search_args(roots, seats, simulations, c_puct, *options.noise)
     mix = check_playout_weight(*options.weight)
@@ -253,16 +277,12 @@ def _search(
         for i, tree in enumerate(trees):
             state = roots[i].resample_hidden(seats[i], rng)
             state.rng = chance  # no peeking at the true chance stream
-            leaf = _descend(i, tree, state, c_puct, options.root_selection, scales[i])
+            leaf = _descend(i, tree, state, c_puct, selectors[i], scales[i])
             if leaf is not None:
                 leaves.append(leaf)
         if leaves:
             _expand_leaves(leaves, evaluate, scales, mix, play)
-    counts = np.zeros(root_priors.shape, dtype=np.int64)
-    for i, tree in enumerate(trees):
-        for a, child in tree.children.items():
-            counts[i, a] = child.n
-    return counts, root_priors
+    return trees, root_priors
 
 
 def _expand_roots(
@@ -275,13 +295,14 @@ def _expand_roots(
 ) -> tuple[list[Node], np.ndarray]:
     """Expand every root once, from what its seat sees (this costs no simulation).
 
-    Returns the trees and the root priors (noise mixed in), (len(roots), A) float64.
+    Returns the trees (each root's ``value``: the evaluator's, for its mover) and the root
+    priors (noise mixed in), (len(roots), A) float64.
     """
     num_actions = roots[0].spec.num_actions
     if any(g.spec.num_actions != num_actions for g in roots):
         raise ValueError("run_puct's roots must share one action space (one game and parameters)")
     masks = np.stack([g.legal_mask() for g in roots]).astype(bool)
-    priors, _ = evaluate_checked(evaluate, encode_batch(roots, seats), masks)
+    priors, values = evaluate_checked(evaluate, encode_batch(roots, seats), masks)
     trees = []
     root_priors = np.zeros((len(roots), num_actions))
     for i in range(len(roots)):
@@ -295,6 +316,7 @@ def _expand_roots(
         tree.prior = dict(zip(legal.tolist(), root_p.tolist(), strict=True))
         tree.use_legal(legal.tolist())
         tree.n = 1
+        tree.value = values[i]
         trees.append(tree)
     return trees, root_priors
 

@@ -20,11 +20,14 @@ from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import Config, check_field, cut, quote, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
+from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED
 from tabletop_envs.search.network import ROLLOUT_POLICIES
 from tabletop_envs.search.values import VALUE_TARGETS
 
 #: Weights of ``model.npz``: float16 halves the file.
 MODEL_DTYPES = ("float32", "float16")
+#: Root rules of self-play's search (``root``): PUCT's visit counts, or a Gumbel root.
+ROOTS = ("puct", "gumbel")
 #: Iterations of a run given neither ``iterations`` nor a time budget.
 DEFAULT_ITERATIONS = 10
 #: Settings renamed in 0.2 (one word for one thing: a playout policy is a ``playout``, its
@@ -119,6 +122,17 @@ class AZConfig(Config):
     )
     simulations: int = setting(64, low=1, help="PUCT simulations per move")
     c_puct: float = setting(1.5, check=_positive, help="PUCT exploration")
+    root: str = setting(
+        "puct",
+        choices=ROOTS,
+        help="self-play's root rule: puct (visit counts as targets, Dirichlet noise, "
+        "--temperature-moves, --target-temperature) or gumbel (Gumbel top-k candidates and "
+        "sequential halving; the Gumbel draws choose the moves, the targets are "
+        "softmax(logits + sigma(completed Q)); no root noise)",
+    )
+    considered: int = setting(
+        DEFAULT_CONSIDERED, low=1, high=4096, help="--root gumbel: candidate actions at the root"
+    )
     dirichlet_alpha: float | None = setting(
         None,
         check=lambda v: None if v > 0 else "must be a number > 0 (or None: automatic)",
@@ -355,6 +369,11 @@ class AZConfig(Config):
             raise InvalidParameterError(
                 f"value_target 'score' needs a game with final scores ({', '.join(with_scores)}); "
                 f"{self.env} has none: use value_target 'result'"
+            )
+        if self.root == "gumbel" and self.target_temperature != 1.0:
+            raise InvalidParameterError(
+                "target_temperature sharpens visit counts (root 'puct'); a gumbel root's targets "
+                "are its improved policy: leave target_temperature at 1 with root 'gumbel'"
             )
         if self.iterations == 0 and self.time_budget is None:
             raise InvalidParameterError(

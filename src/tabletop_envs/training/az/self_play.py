@@ -17,6 +17,7 @@ import numpy as np
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.core.game import GameState
 from tabletop_envs.search.evaluator import encode_batch
+from tabletop_envs.search.gumbel import gumbel_search
 from tabletop_envs.search.puct import run_puct
 from tabletop_envs.search.values import value_targets
 from tabletop_envs.training.az.config import AZConfig
@@ -141,10 +142,15 @@ def self_play(
         seats = [g.current_player for g in roots]
         obs = encode_batch(roots, seats)
         masks = np.stack([g.legal_mask() for g in roots]).astype(bool)
-        counts, searched = _search(roots, seats, masks, evaluate, config, rng, dirichlet_alpha)
+        counts, moves, searched = _search(
+            roots, seats, masks, evaluate, config, rng, dirichlet_alpha
+        )
         searches += searched
         for j, i in enumerate(active):
-            action, target = _choose(counts[j], masks[j], plies[i], config, rng)
+            if moves is None:
+                action, target = _choose(counts[j], masks[j], plies[i], config, rng)
+            else:  # a Gumbel root chose the move, and its improved policy is the target
+                action, target = moves[j], counts[j].astype(np.float32)
             rows[i].append((obs[j], masks[j], target, seats[j]))
             games[i].apply(action)
             plies[i] += 1
@@ -180,31 +186,55 @@ def _search(
     config: AZConfig,
     rng: np.random.Generator,
     dirichlet_alpha: float,
-) -> tuple[np.ndarray, int]:
-    """Return the root visit counts of every position (one PUCT call) and how many searched.
+) -> tuple[np.ndarray, list[int] | None, int]:
+    """Search every position (one call); return its targets, moves and how many searched.
 
-    A position with a single legal action is not searched: its one visit is that action.
+    With ``config.root`` ``"puct"``: the root visit counts, no moves (:func:`_choose` picks
+    them). With ``"gumbel"``: the improved policies and the moves the Gumbel root chose. A
+    position with a single legal action is not searched: its one visit is that action.
     """
     counts = np.zeros(masks.shape, dtype=np.float64)
     searched = [j for j in range(len(roots)) if masks[j].sum() > 1]
     forced = [j for j in range(len(roots)) if masks[j].sum() == 1]
     counts[forced] = masks[forced]
+    moves: list[int] | None = None
+    if config.root == "gumbel":
+        moves = [int(np.flatnonzero(masks[j])[0]) for j in range(len(roots))]
     if searched:
-        counts[searched] = run_puct(
-            [roots[j] for j in searched],
-            [seats[j] for j in searched],
-            evaluate,
-            config.simulations,
-            rng,
-            c_puct=config.c_puct,
-            dirichlet_alpha=dirichlet_alpha,
-            dirichlet_fraction=config.dirichlet_fraction,
-            playout_weight=config.playout_weight,
-            playout=config.playout,
-            value_target=config.value_target,
-            score_scale=config.score_scale,
-        )
-    return counts, len(searched)
+        sub_roots = [roots[j] for j in searched]
+        sub_seats = [seats[j] for j in searched]
+        common: dict[str, Any] = {
+            "c_puct": config.c_puct,
+            "playout_weight": config.playout_weight,
+            "playout": config.playout,
+            "value_target": config.value_target,
+            "score_scale": config.score_scale,
+        }
+        if moves is None:
+            counts[searched] = run_puct(
+                sub_roots,
+                sub_seats,
+                evaluate,
+                config.simulations,
+                rng,
+                dirichlet_alpha=dirichlet_alpha,
+                dirichlet_fraction=config.dirichlet_fraction,
+                **common,
+            )
+        else:
+            result = gumbel_search(
+                sub_roots,
+                sub_seats,
+                evaluate,
+                config.simulations,
+                rng,
+                considered=config.considered,
+                **common,
+            )
+            counts[searched] = result.policies
+            for j, action in zip(searched, result.actions, strict=True):
+                moves[j] = action
+    return counts, moves, len(searched)
 
 
 def _choose(

@@ -1,0 +1,240 @@
+"""A Gumbel root for PUCT: policy improvement that holds with few simulations.
+
+With 32-64 simulations, AlphaZero's visit counts are a poor policy target: flat, shaped by the
+root noise as much as by the search (issue 21, defect 4), and a move chosen by counts need not
+be better than the prior's. Gumbel AlphaZero (Danihelka, Guez, Schrittwieser and Silver,
+"Policy improvement by planning with Gumbel", ICLR 2022) replaces both at the root:
+
+1. **Candidates.** Draw ``g(a) ~ Gumbel(0, 1)`` per legal action (scaled by ``gumbel_scale``;
+   0 for deterministic play) and keep the ``considered`` actions of highest
+   ``g(a) + logits(a)``: a sample without replacement from the prior.
+2. **Sequential halving.** The simulations are shared among the candidates in
+   ``ceil(log2(considered))`` phases; after each phase the better half by
+   ``g(a) + logits(a) + sigma(q(a))`` goes on (:func:`halving_schedule` says which visit
+   count an action must have to be chosen at each simulation). Below the root the search is
+   PUCT as usual.
+3. **The move** is the remaining candidate of highest ``g + logits + sigma(q)``, and **the
+   policy target** is ``softmax(logits + sigma(completed q))`` over every legal action, where
+   an unvisited action's ``q`` is completed by the root's mixed value (the network's value
+   and the visited actions' values weighted by the prior). Both improve on the prior in
+   expectation, whatever the number of simulations.
+
+``sigma(q) = (c_visit + max visits) * c_scale * q`` with ``q`` rescaled to [0, 1] over the
+root's actions (the paper's ``c_visit = 50``, ``c_scale = 0.1``). Values are the searching
+seat's, on the search's scale (:class:`~tabletop_envs.search.values.ValueScale`), so 3-4
+player games work unchanged.
+
+:func:`gumbel_search` searches a batch of roots (self-play); ``AZAgent(root="gumbel")`` plays
+one with ``gumbel_scale=0``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from tabletop_envs.core.errors import InvalidParameterError
+from tabletop_envs.core.game import GameState
+from tabletop_envs.core.params import check_int_range
+from tabletop_envs.search.evaluator import Evaluator
+from tabletop_envs.search.node import Node
+from tabletop_envs.search.playouts import check_playout, check_playout_weight
+from tabletop_envs.search.puct import SearchOptions, check_c_puct, puct_select, search_trees
+from tabletop_envs.search.values import DEFAULT_SCORE_SCALE, check_score_scale, check_value_target
+
+#: Candidates of a Gumbel root unless told otherwise (the paper's choice for Go and chess).
+DEFAULT_CONSIDERED = 16
+#: The paper's constants of ``sigma``: visits added to the largest count, and the value scale.
+C_VISIT = 50.0
+C_SCALE = 0.1
+_TINY = 1e-30  # floor of a prior before its log
+
+
+def halving_schedule(considered: int, simulations: int) -> list[int]:
+    """Return, for each simulation, the visit count a candidate must have to be chosen.
+
+    Sequential halving with ``considered`` candidates: ``ceil(log2(considered))`` phases, each
+    giving every remaining candidate ``max(1, simulations // (phases * remaining))`` more
+    visits, and the remaining halving (never below 2) after each phase. Within a phase a
+    simulation goes to the best candidate whose count is the one listed, so the candidates
+    are visited in turn, best first. ``considered`` 1: every simulation to the one candidate.
+    """
+    if considered <= 1:
+        return list(range(simulations))
+    phases = math.ceil(math.log2(considered))
+    visits = [0] * considered
+    remaining = considered
+    schedule: list[int] = []
+    while len(schedule) < simulations:
+        extra = max(1, simulations // (phases * remaining))
+        for _ in range(extra):
+            schedule.extend(visits[:remaining])
+            for i in range(remaining):
+                visits[i] += 1
+        remaining = max(2, remaining // 2)
+    return schedule[:simulations]
+
+
+class GumbelRoot:
+    """The root rule of one search: Gumbel candidates, shared out by sequential halving.
+
+    A :data:`~tabletop_envs.search.puct.RootSelection`: called at the root of its tree (whose
+    priors and legal actions are cached) for every simulation. ``value`` (the evaluator's value
+    of the root for its mover) is read from the root node (``node.value``).
+    """
+
+    def __init__(
+        self, simulations: int, considered: int, gumbel_scale: float, rng: np.random.Generator
+    ) -> None:
+        self.simulations = simulations
+        self.considered = considered
+        self.gumbel_scale = gumbel_scale
+        self.rng = rng
+        self.legal: list[int] = []
+        self.logits = np.zeros(0)
+        self.gumbel = np.zeros(0)
+        self.candidates: list[int] = []  # positions in ``legal``, best first by gumbel + logits
+        self.schedule: list[int] = []
+
+    def start(self, node: Node) -> None:
+        """Draw the noise and the candidates from the root's cached priors."""
+        assert node.legal is not None, "the root's priors are cached before any selection"
+        self.legal = list(node.legal)
+        prior = np.array([node.p[a] for a in self.legal]) * node.inv
+        self.logits = np.log(np.maximum(prior, _TINY))
+        self.gumbel = self.gumbel_scale * self.rng.gumbel(size=len(self.legal))
+        m = min(self.considered, len(self.legal))
+        key = self.gumbel + self.logits
+        # best first; ties to the lower action id (legal is ascending)
+        self.candidates = sorted(range(len(self.legal)), key=lambda i: -key[i])[:m]
+        self.schedule = halving_schedule(m, self.simulations)
+
+    def __call__(self, node: Node, c_puct: float) -> int:
+        """Return the candidate the next simulation visits."""
+        if not self.candidates:
+            self.start(node)
+        visits = self.visits(node)
+        done = int(sum(visits[i] for i in self.candidates))
+        if done < len(self.schedule):
+            due = self.schedule[done]
+        else:  # past the budget (a root re-evaluated): go on with the last phase's survivors
+            due = min(visits[i] for i in self.candidates if visits[i] == self._top(visits))
+        score = self.logits + self.gumbel + self.sigma(self.completed_q(node, visits), visits)
+        ready = [i for i in self.candidates if visits[i] == due and self.legal[i] in node.legal_set]
+        if not ready:  # the root's legal actions changed under a determinization
+            return puct_select(node, c_puct)
+        return self.legal[max(ready, key=lambda i: (score[i], -i))]
+
+    def _top(self, visits: np.ndarray) -> int:
+        return int(max(visits[i] for i in self.candidates))
+
+    def visits(self, node: Node) -> np.ndarray:
+        """Return the visit count of each legal action (``self.legal`` order)."""
+        children = node.children
+        return np.array([children[a].n if a in children else 0 for a in self.legal], dtype=float)
+
+    def completed_q(self, node: Node, visits: np.ndarray) -> np.ndarray:
+        """Return each legal action's mean value, the mixed value where it has no visit."""
+        children = node.children
+        q = np.array(
+            [
+                children[a].w / children[a].n if v else 0.0
+                for a, v in zip(self.legal, visits, strict=True)
+            ]
+        )
+        seen = visits > 0
+        prior = np.exp(self.logits)
+        total = visits.sum()
+        mixed = node.value
+        if total > 0:
+            weighted = float((prior[seen] * q[seen]).sum() / max(prior[seen].sum(), _TINY))
+            mixed = (node.value + total * weighted) / (1.0 + total)
+        return np.where(seen, q, mixed)
+
+    def sigma(self, q: np.ndarray, visits: np.ndarray) -> np.ndarray:
+        """Return ``(C_VISIT + max visits) * C_SCALE * q``, ``q`` rescaled to [0, 1]."""
+        low, high = float(q.min()), float(q.max())
+        rescaled = (q - low) / max(high - low, 1e-8)
+        return (C_VISIT + float(visits.max())) * C_SCALE * rescaled
+
+    def policy(self, node: Node) -> tuple[list[int], np.ndarray]:
+        """Return the legal actions and the improved policy ``softmax(logits + sigma(q))``."""
+        if not self.candidates:
+            self.start(node)
+        visits = self.visits(node)
+        z = self.logits + self.sigma(self.completed_q(node, visits), visits)
+        z = np.exp(z - z.max())
+        return self.legal, z / z.sum()
+
+    def action(self, node: Node) -> int:
+        """Return the move: the most visited candidate of highest ``g + logits + sigma(q)``."""
+        if not self.candidates:
+            self.start(node)
+        visits = self.visits(node)
+        top = self._top(visits)
+        score = self.logits + self.gumbel + self.sigma(self.completed_q(node, visits), visits)
+        best = [i for i in self.candidates if visits[i] == top]
+        return self.legal[max(best, key=lambda i: (score[i], -i))]
+
+
+@dataclass
+class GumbelResult:
+    """What :func:`gumbel_search` returns for a batch of roots."""
+
+    actions: list[int]  # the move chosen at each root
+    policies: np.ndarray  # (len(roots), A) float64: the improved policies (zero off the legal)
+    counts: np.ndarray  # (len(roots), A) int64: the root visit counts
+    priors: np.ndarray  # (len(roots), A) float64: the evaluator's root priors
+
+
+def gumbel_search(
+    roots: Sequence[GameState],
+    seats: Sequence[int],
+    evaluate: Evaluator,
+    simulations: int,
+    rng: np.random.Generator,
+    *,
+    considered: int = DEFAULT_CONSIDERED,
+    gumbel_scale: float = 1.0,
+    c_puct: float = 1.5,
+    playout_weight: float = 0.0,
+    playout: str = "random",
+    value_target: str | None = None,
+    score_scale: float = DEFAULT_SCORE_SCALE,
+) -> GumbelResult:
+    """Search every root with a Gumbel root (module doc) and PUCT below it.
+
+    Same arguments as :func:`~tabletop_envs.search.puct.puct_search` (no root noise: the
+    Gumbel draws explore), plus ``considered`` (candidates at the root, >= 1) and
+    ``gumbel_scale`` (>= 0; 1 samples, as self-play does, 0 plays deterministically).
+    """
+    considered = check_int_range("considered", considered, 1, 4096)
+    if isinstance(gumbel_scale, bool) or not isinstance(gumbel_scale, (int, float)):
+        raise InvalidParameterError(f"gumbel_scale must be a number >= 0, got {gumbel_scale!r}")
+    if not 0 <= gumbel_scale < math.inf:
+        raise InvalidParameterError(
+            f"gumbel_scale must be a finite number >= 0, got {gumbel_scale}"
+        )
+    options = SearchOptions(
+        check_c_puct(c_puct),
+        (None, 0.0),
+        (check_playout_weight(playout_weight), "playout_weight"),
+        (check_playout(playout), "playout"),
+        puct_select,
+        (check_value_target(value_target), check_score_scale(score_scale)),
+    )
+    selectors = [GumbelRoot(simulations, considered, float(gumbel_scale), rng) for _ in roots]
+    trees, priors = search_trees(roots, seats, evaluate, simulations, rng, options, selectors)
+    policies = np.zeros(priors.shape)
+    counts = np.zeros(priors.shape, dtype=np.int64)
+    actions = []
+    for i, (tree, root) in enumerate(zip(trees, selectors, strict=True)):
+        legal, policy = root.policy(tree)
+        policies[i, legal] = policy
+        for a, child in tree.children.items():
+            counts[i, a] = child.n
+        actions.append(root.action(tree))
+    return GumbelResult(actions, policies, counts, priors)

@@ -7,8 +7,9 @@
 
 Reads a network file written by AlphaZero-style training (``model.npz`` or ``best.npz``),
 checks that it plays ``--env``'s default parameters, sets the agent's defaults in its meta
-(``--simulations``, ``--playout-weight`` and ``--playout``, stored under the file format's
-names ``simulations``, ``rollout_weight`` and ``rollout_policy``; an option left out keeps the
+(``--simulations``, ``--playout-weight``, ``--playout`` and ``--root``, stored under the file
+format's names ``simulations``, ``rollout_weight``, ``rollout_policy`` and ``root``; an option
+left out keeps the
 file's own; ``--rollout-weight`` and ``--rollout-policy`` are the old spellings) and writes it
 to ``--out``, by default ``src/tabletop_envs/agents/experts/<env>.npz``,
 the file ``make_agent("expert", env)`` loads (shipped in the wheel). Prints the file's size:
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from tabletop_envs.agents.az import ROLLOUT_POLICIES, PolicyValueNet
 from tabletop_envs.envs.registry import env_spec, registered_envs
+from tabletop_envs.search.network_file import ROOTS
 
 EXPERTS = Path(__file__).resolve().parents[1] / "src" / "tabletop_envs" / "agents" / "experts"
 
@@ -51,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         choices=ROLLOUT_POLICIES,
         help="how playouts move",
     )
+    parser.add_argument(
+        "--root", choices=ROOTS, help="the search's root rule: puct (most visited) or gumbel"
+    )
     parser.add_argument("--dtype", choices=("float32", "float16"), default="float32")
     parser.add_argument("--out", help="default: the package's experts/<env>.npz")
     args = parser.parse_args(argv)
@@ -58,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         net = PolicyValueNet.load(args.network)
         net.check_game(env_spec(args.env).load_game().new(seed=0))
         meta = dict(net.meta, env=args.env)
-        for key in ("simulations", "rollout_weight", "rollout_policy"):
+        for key in ("simulations", "rollout_weight", "rollout_policy", "root"):
             if getattr(args, key) is not None:
                 meta[key] = getattr(args, key)
         packaged = PolicyValueNet(meta, net.arrays)  # checks the new meta
@@ -71,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"wrote {out}: {size / 1e6:.2f} MB, simulations={meta.get('simulations', 'default')}, "
         f"playout_weight={meta.get('rollout_weight', 0)}, "
-        f"playout={meta.get('rollout_policy', 'random')}"
+        f"playout={meta.get('rollout_policy', 'random')}, root={meta.get('root', 'puct')}"
     )
     return 0
 

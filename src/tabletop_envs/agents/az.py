@@ -19,6 +19,7 @@ from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_int_range
 from tabletop_envs.search.evaluator import Evaluator, encode, encode_batch, uniform_evaluator
+from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED, gumbel_search
 from tabletop_envs.search.network import (
     FORMAT,
     MAX_SIMULATIONS,
@@ -33,6 +34,7 @@ from tabletop_envs.search.network import (
     game_meta,
     params_json,
 )
+from tabletop_envs.search.network_file import ROOTS
 from tabletop_envs.search.playouts import PLAYOUTS, check_playout, check_playout_weight, renamed
 from tabletop_envs.search.puct import check_c_puct, puct_search, run_puct
 from tabletop_envs.search.values import DEFAULT_SCORE_SCALE
@@ -65,7 +67,7 @@ DEFAULT_SIMULATIONS = 64
 
 
 class AZAgent(Agent):
-    """Plays the most visited action of a PUCT search guided by a :class:`PolicyValueNet`.
+    """Plays the action a PUCT search guided by a :class:`PolicyValueNet` ends on.
 
     ``simulations=None`` takes the network file's ``"simulations"`` (the number its maker
     measured it with), else :data:`DEFAULT_SIMULATIONS`; ``playout_weight=None`` the file's
@@ -73,9 +75,12 @@ class AZAgent(Agent):
     :func:`~tabletop_envs.search.puct.puct_search`), and ``playout=None`` the file's
     ``"rollout_policy"``, else ``"random"``. ``rollout_weight`` and ``rollout_policy`` are the
     former names of ``playout_weight`` and ``playout`` (deprecated).
-    Ties go to the higher prior, then the lower action id. ``simulations=0`` plays the
-    network's most likely legal action without search. A decision with a single legal action
-    is returned at once. The search reads only what the seat may know.
+    ``root=None`` takes the file's ``"root"``, else ``"puct"``: the most visited action; ties
+    go to the higher prior, then the lower action id. ``"gumbel"`` searches with a Gumbel root
+    without noise (:mod:`~tabletop_envs.search.gumbel`: the ``considered`` actions of highest
+    prior share the simulations by sequential halving) and plays the one it ends on.
+    ``simulations=0`` plays the network's most likely legal action without search. A decision
+    with a single legal action is returned at once. The search reads only what the seat may know.
 
     Finished games and playouts are valued on the scale the network learnt: the file's
     ``"value_target"`` and ``"score_scale"`` (a file without them: the game's returns scaled to
@@ -97,6 +102,8 @@ class AZAgent(Agent):
         playout: str | None = None,
         *,
         network: bool = True,
+        root: str | None = None,
+        considered: int = DEFAULT_CONSIDERED,
         rollout_weight: float | None = None,
         rollout_policy: str | None = None,
     ) -> None:
@@ -125,6 +132,12 @@ class AZAgent(Agent):
         if not isinstance(network, bool):
             raise InvalidParameterError(f"network must be True or False, got {network!r}")
         self.network = network
+        if root is None:
+            root = str(net.meta.get("root", "puct"))
+        if root not in ROOTS:
+            raise InvalidParameterError(f"root must be one of {', '.join(ROOTS)}, got {root!r}")
+        self.root = root
+        self.considered = check_int_range("considered", considered, 1, 4096)
         self.evaluate: Evaluator = net if network else uniform_evaluator
         self.value_target: str | None = net.meta.get("value_target")
         self.score_scale = float(net.meta.get("score_scale", DEFAULT_SCORE_SCALE))
@@ -149,7 +162,7 @@ class AZAgent(Agent):
             self.rng = np.random.default_rng(seed)
 
     def act(self, game: GameState, seat: int) -> int:
-        """Return the most visited root action after ``simulations`` PUCT simulations."""
+        """Return the action of a search of ``simulations`` simulations (the class says which)."""
         mask = game.legal_mask()
         legal = mask.nonzero()[0].tolist()
         if not legal:
@@ -165,6 +178,22 @@ class AZAgent(Agent):
                 return int(legal[0])
             priors, _ = self.net.evaluate_game(game, seat)
             return int(max(legal, key=lambda a: (priors[a], -a)))
+        if self.root == "gumbel":
+            result = gumbel_search(
+                [game],
+                [seat],
+                self.evaluate,
+                self.simulations,
+                self.rng,
+                considered=self.considered,
+                gumbel_scale=0.0,
+                c_puct=self.c_puct,
+                playout_weight=self.playout_weight,
+                playout=self.playout,
+                value_target=self.value_target,
+                score_scale=self.score_scale,
+            )
+            return result.actions[0]
         counts, root_priors = puct_search(
             [game],
             [seat],

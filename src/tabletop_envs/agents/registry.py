@@ -263,10 +263,12 @@ def _az(args: str, env_name: str, seed: int | None) -> Agent:
     if not path.strip() or "=" in path:
         raise InvalidParameterError(
             "use az:PATH[,simulations=N][,c=F][,playout=random|greedy|planner]"
-            "[,playout_weight=W][,network=on|off] (a policy-value network .npz; simulations per "
-            "move, 0 plays the network's most likely move; c the PUCT constant; playout how "
-            "playouts move; playout_weight their weight in leaf values, 0-1; network=off the same "
-            f"search without the network), got {quote(f'az:{args}')}"
+            "[,playout_weight=W][,network=on|off][,root=puct|gumbel][,considered=K] (a "
+            "policy-value network .npz; simulations per move, 0 plays the network's most likely "
+            "move; c the PUCT constant; playout how playouts move; playout_weight their weight "
+            "in leaf values, 0-1; network=off the same search without the network; root=gumbel "
+            "a Gumbel root over the K likeliest actions), got "
+            f"{quote(f'az:{args}')}"
         )
     net = PolicyValueNet.load(path.strip())
     return _az_agent(net, options, f"az:{args}", env_name, seed, source=path.strip())
@@ -317,6 +319,8 @@ def _az_agent(
         "playout": str,
         "playout_weight": float,
         "network": str,
+        "root": str,
+        "considered": int,
     }
     kwargs = parse_kwargs(options, types, spec, renamed={"rollout": "playout_weight"})
     if "network" in kwargs:

@@ -82,8 +82,10 @@ class GumbelRoot:
     """The root rule of one search: Gumbel candidates, shared out by sequential halving.
 
     A :data:`~tabletop_envs.search.puct.RootSelection`: called at the root of its tree (whose
-    priors and legal actions are cached) for every simulation. ``value`` (the evaluator's value
-    of the root for its mover) is read from the root node (``node.value``).
+    priors and legal actions are cached) for every simulation. It reads the evaluator's value
+    of the root for its mover from the root node (``node.value``). Only the candidates are ever
+    visited, so a selection reads only theirs: every other action's completed value is the
+    mixed value.
     """
 
     def __init__(
@@ -94,9 +96,10 @@ class GumbelRoot:
         self.gumbel_scale = gumbel_scale
         self.rng = rng
         self.legal: list[int] = []
-        self.logits = np.zeros(0)
-        self.gumbel = np.zeros(0)
-        self.candidates: list[int] = []  # positions in ``legal``, best first by gumbel + logits
+        self.logits = np.zeros(0)  # of the legal actions
+        self.actions: list[int] = []  # the candidates, best first by gumbel + logits
+        self.base: list[float] = []  # their gumbel + logits
+        self.prior: list[float] = []  # their priors
         self.schedule: list[int] = []
 
     def start(self, node: Node) -> None:
@@ -105,79 +108,98 @@ class GumbelRoot:
         self.legal = list(node.legal)
         prior = np.array([node.p[a] for a in self.legal]) * node.inv
         self.logits = np.log(np.maximum(prior, _TINY))
-        self.gumbel = self.gumbel_scale * self.rng.gumbel(size=len(self.legal))
+        key = self.gumbel_scale * self.rng.gumbel(size=len(self.legal)) + self.logits
         m = min(self.considered, len(self.legal))
-        key = self.gumbel + self.logits
-        # best first; ties to the lower action id (legal is ascending)
-        self.candidates = sorted(range(len(self.legal)), key=lambda i: -key[i])[:m]
+        best = sorted(range(len(self.legal)), key=lambda i: -key[i])[:m]  # ties: lower ids
+        self.actions = [self.legal[i] for i in best]
+        self.base = [float(key[i]) for i in best]
+        self.prior = [float(prior[i]) for i in best]
         self.schedule = halving_schedule(m, self.simulations)
 
     def __call__(self, node: Node, c_puct: float) -> int:
         """Return the candidate the next simulation visits."""
-        if not self.candidates:
+        if not self.actions:
             self.start(node)
-        visits = self.visits(node)
-        done = int(sum(visits[i] for i in self.candidates))
+        visits = self._visits(node)
+        done = sum(visits)
         if done < len(self.schedule):
             due = self.schedule[done]
-        else:  # past the budget (a root re-evaluated): go on with the last phase's survivors
-            due = min(visits[i] for i in self.candidates if visits[i] == self._top(visits))
-        score = self.logits + self.gumbel + self.sigma(self.completed_q(node, visits), visits)
-        ready = [i for i in self.candidates if visits[i] == due and self.legal[i] in node.legal_set]
+        else:  # past the budget (a root re-evaluated): the last phase's two go on in turn
+            due = min(sorted(visits, reverse=True)[:2])
+        legal = node.legal_set
+        ready = [k for k, v in enumerate(visits) if v == due and self.actions[k] in legal]
         if not ready:  # the root's legal actions changed under a determinization
             return puct_select(node, c_puct)
-        return self.legal[max(ready, key=lambda i: (score[i], -i))]
+        if len(ready) == 1:
+            return self.actions[ready[0]]
+        score = self._scores(node, visits)
+        return self.actions[max(ready, key=score.__getitem__)]  # ties: the earlier candidate
 
-    def _top(self, visits: np.ndarray) -> int:
-        return int(max(visits[i] for i in self.candidates))
-
-    def visits(self, node: Node) -> np.ndarray:
-        """Return the visit count of each legal action (``self.legal`` order)."""
+    def _visits(self, node: Node) -> list[int]:
         children = node.children
-        return np.array([children[a].n if a in children else 0 for a in self.legal], dtype=float)
+        return [children[a].n if a in children else 0 for a in self.actions]
 
-    def completed_q(self, node: Node, visits: np.ndarray) -> np.ndarray:
-        """Return each legal action's mean value, the mixed value where it has no visit."""
+    def _completed(self, node: Node, visits: list[int]) -> tuple[list[float], float]:
+        """Return the candidates' completed values and the mixed value.
+
+        A visited action's value is its mean for the root's mover; an unvisited one's is the
+        mixed value: the evaluator's value of the root and the visited actions' values
+        weighted by their priors, ``(v + N * sum(p q) / sum(p)) / (1 + N)``.
+        """
         children = node.children
-        q = np.array(
-            [
-                children[a].w / children[a].n if v else 0.0
-                for a, v in zip(self.legal, visits, strict=True)
-            ]
-        )
-        seen = visits > 0
-        prior = np.exp(self.logits)
-        total = visits.sum()
+        total = sum(visits)
+        q = [0.0] * len(visits)
         mixed = node.value
-        if total > 0:
-            weighted = float((prior[seen] * q[seen]).sum() / max(prior[seen].sum(), _TINY))
-            mixed = (node.value + total * weighted) / (1.0 + total)
-        return np.where(seen, q, mixed)
+        if total:
+            num = den = 0.0
+            for k, a in enumerate(self.actions):
+                if visits[k]:
+                    child = children[a]
+                    q[k] = child.w / child.n
+                    num += self.prior[k] * q[k]
+                    den += self.prior[k]
+            mixed = (node.value + total * num / max(den, _TINY)) / (1.0 + total)
+        return [q[k] if visits[k] else mixed for k in range(len(visits))], mixed
 
-    def sigma(self, q: np.ndarray, visits: np.ndarray) -> np.ndarray:
-        """Return ``(C_VISIT + max visits) * C_SCALE * q``, ``q`` rescaled to [0, 1]."""
-        low, high = float(q.min()), float(q.max())
-        rescaled = (q - low) / max(high - low, 1e-8)
-        return (C_VISIT + float(visits.max())) * C_SCALE * rescaled
+    def _sigma(self, values: list[float], mixed: float, visits: list[int]) -> tuple[float, float]:
+        """Return ``(low, factor)``: ``sigma(q) = (q - low) * factor``.
+
+        That is ``(C_VISIT + max visits) * C_SCALE * q`` with ``q`` rescaled to [0, 1] over
+        every legal action's completed value (the candidates', and the mixed value of the rest).
+        """
+        low, high = min(values), max(values)
+        if len(self.actions) < len(self.legal):  # the other actions hold the mixed value
+            low, high = min(low, mixed), max(high, mixed)
+        return low, (C_VISIT + max(visits)) * C_SCALE / max(high - low, 1e-8)
+
+    def _scores(self, node: Node, visits: list[int]) -> list[float]:
+        """Return each candidate's ``g + logits + sigma(completed q)``."""
+        values, mixed = self._completed(node, visits)
+        low, factor = self._sigma(values, mixed, visits)
+        return [b + (q - low) * factor for b, q in zip(self.base, values, strict=True)]
 
     def policy(self, node: Node) -> tuple[list[int], np.ndarray]:
         """Return the legal actions and the improved policy ``softmax(logits + sigma(q))``."""
-        if not self.candidates:
+        if not self.actions:
             self.start(node)
-        visits = self.visits(node)
-        z = self.logits + self.sigma(self.completed_q(node, visits), visits)
+        visits = self._visits(node)
+        values, mixed = self._completed(node, visits)
+        completed = dict(zip(self.actions, values, strict=True))
+        low, factor = self._sigma(values, mixed, visits)
+        q = np.array([completed.get(a, mixed) for a in self.legal])
+        z = self.logits + (q - low) * factor
         z = np.exp(z - z.max())
         return self.legal, z / z.sum()
 
     def action(self, node: Node) -> int:
         """Return the move: the most visited candidate of highest ``g + logits + sigma(q)``."""
-        if not self.candidates:
+        if not self.actions:
             self.start(node)
-        visits = self.visits(node)
-        top = self._top(visits)
-        score = self.logits + self.gumbel + self.sigma(self.completed_q(node, visits), visits)
-        best = [i for i in self.candidates if visits[i] == top]
-        return self.legal[max(best, key=lambda i: (score[i], -i))]
+        visits = self._visits(node)
+        top = max(visits)
+        score = self._scores(node, visits)
+        best = [k for k, v in enumerate(visits) if v == top]
+        return self.actions[max(best, key=score.__getitem__)]
 
 
 @dataclass

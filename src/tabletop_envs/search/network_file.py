@@ -69,6 +69,9 @@ ROLLOUT_POLICIES = ("random", "greedy")
 #: Values a file's ``"value_target"`` may hold: what its value head learnt, the scale a search
 #: backs up finished games and playouts on (:data:`tabletop_envs.search.values.VALUE_TARGETS`).
 VALUE_TARGETS = ("result", "score")
+#: Values a file's ``"root"`` may hold: the root rule an agent searches this network with by
+#: default (``"puct"``: the most visited action; ``"gumbel"``: :mod:`tabletop_envs.search.gumbel`).
+ROOTS = ("puct", "gumbel")
 #: Most simulations per move an agent (or a file's default) may ask for.
 MAX_SIMULATIONS = 10**7
 #: Largest ``meta.npy`` member, in bytes (its JSON is read whole, before anything else).
@@ -181,7 +184,7 @@ def check_meta(meta: object) -> dict[str, Any]:
 
 
 def _check_defaults(meta: dict[str, Any]) -> None:
-    """Check the meta's optional agent defaults (simulations, playout weight and policy)."""
+    """Check the meta's optional agent defaults (simulations, playouts, value scale, root)."""
     if "simulations" in meta and (
         type(meta["simulations"]) is not int or not 0 <= meta["simulations"] <= MAX_SIMULATIONS
     ):
@@ -206,6 +209,10 @@ def _check_defaults(meta: dict[str, Any]) -> None:
             raise _meta_error(
                 f"network meta score_scale must be a finite number > 0, got {quote(scale)}"
             )
+    if "root" in meta and meta["root"] not in ROOTS:
+        raise _meta_error(
+            f"network meta root must be one of {', '.join(ROOTS)}, got {quote(meta['root'])}"
+        )
     if "rollout_policy" in meta and meta["rollout_policy"] not in ROLLOUT_POLICIES:
         raise _meta_error(
             f"network meta rollout_policy must be one of {', '.join(ROLLOUT_POLICIES)}, got "

@@ -22,12 +22,11 @@ from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
 from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED
 from tabletop_envs.search.network import ROLLOUT_POLICIES
+from tabletop_envs.search.network_file import ROOTS
 from tabletop_envs.search.values import VALUE_TARGETS
 
 #: Weights of ``model.npz``: float16 halves the file.
 MODEL_DTYPES = ("float32", "float16")
-#: Root rules of self-play's search (``root``): PUCT's visit counts, or a Gumbel root.
-ROOTS = ("puct", "gumbel")
 #: Iterations of a run given neither ``iterations`` nor a time budget.
 DEFAULT_ITERATIONS = 10
 #: Settings renamed in 0.2 (one word for one thing: a playout policy is a ``playout``, its

@@ -73,7 +73,7 @@ def test_agents_help_lists_the_registry_and_the_rule(
     for name in agent_names():
         assert name in text
     for spec in (
-        "expert[:simulations=N,network=off]",
+        "expert[:simulations=N,network=off,root=gumbel]",
         "az:PATH",
         "sb3:PATH[,sample]",
         "spaces or commas",

@@ -52,7 +52,7 @@ AGENTS_RULE = (
 #: The spec syntax of the agents people use most (the rest: docs/agents.md).
 COMMON_SPECS = (
     "mcts[:iterations=N,c=X,playout=random|greedy|planner]",
-    "expert[:simulations=N,network=off]",
+    "expert[:simulations=N,network=off,root=gumbel]",
     "az:PATH[,simulations=N,c=X]",
     "sb3:PATH[,sample] (most likely move unless ',sample')",
     "rllib:CHECKPOINT[,sample]",

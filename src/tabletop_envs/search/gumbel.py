@@ -42,7 +42,13 @@ from tabletop_envs.core.params import check_int_range
 from tabletop_envs.search.evaluator import Evaluator
 from tabletop_envs.search.node import Node
 from tabletop_envs.search.playouts import check_playout, check_playout_weight
-from tabletop_envs.search.puct import SearchOptions, check_c_puct, puct_select, search_trees
+from tabletop_envs.search.puct import (
+    SearchOptions,
+    check_c_puct,
+    puct_select,
+    search_trees,
+    visit_counts,
+)
 from tabletop_envs.search.values import DEFAULT_SCORE_SCALE, check_score_scale, check_value_target
 
 #: Candidates of a Gumbel root unless told otherwise (the paper's choice for Go and chess).
@@ -245,18 +251,14 @@ def gumbel_search(
         (None, 0.0),
         (check_playout_weight(playout_weight), "playout_weight"),
         (check_playout(playout), "playout"),
-        puct_select,
         (check_value_target(value_target), check_score_scale(score_scale)),
     )
     selectors = [GumbelRoot(simulations, considered, float(gumbel_scale), rng) for _ in roots]
     trees, priors = search_trees(roots, seats, evaluate, simulations, rng, options, selectors)
     policies = np.zeros(priors.shape)
-    counts = np.zeros(priors.shape, dtype=np.int64)
     actions = []
     for i, (tree, root) in enumerate(zip(trees, selectors, strict=True)):
         legal, policy = root.policy(tree)
         policies[i, legal] = policy
-        for a, child in tree.children.items():
-            counts[i, a] = child.n
         actions.append(root.action(tree))
-    return GumbelResult(actions, policies, counts, priors)
+    return GumbelResult(actions, policies, visit_counts(trees, priors.shape), priors)

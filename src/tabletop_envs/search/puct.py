@@ -52,10 +52,9 @@ from tabletop_envs.search.values import (
 #: legal actions are cached (:meth:`Node.use_legal`) for the current determinization.
 #:
 #: The hook for another root rule: :func:`puct_search` calls its ``root_selection`` at the root
-#: and :func:`puct_select` below it. A Gumbel-style root (Danihelka et al. 2022: sample the
-#: top-k actions by Gumbel noise plus logits, then share the simulations among them by
-#: sequential halving) is a ``RootSelection`` keeping its candidates and budget in its closure,
-#: reading the root's priors (``node.p``, ``node.inv``) and its children's visits.
+#: and :func:`puct_select` below it (:func:`search_trees` takes one per root). The Gumbel root
+#: (:class:`~tabletop_envs.search.gumbel.GumbelRoot`) is one, keeping its candidates and budget
+#: in the object, reading the root's priors (``node.p``, ``node.inv``) and its children's visits.
 RootSelection = Callable[[Node, float], int]
 
 
@@ -137,7 +136,7 @@ def puct_search(
 
     Selection is :func:`puct_select` (``Q + c_puct * P * sqrt(N_node) / (1 + N_child)``, the
     lowest action id on ties), at the root ``root_selection`` (the same by default; the seam for
-    a Gumbel-style root, see :data:`RootSelection`). Values are per seat (max^n, for 2-4
+    a Gumbel root, see :mod:`~tabletop_envs.search.gumbel`). Values are per seat (max^n, for 2-4
     players), on one scale (:class:`~tabletop_envs.search.values.ValueScale`): a finished
     game's :func:`~tabletop_envs.search.values.value_targets` of ``value_target`` (``"result"``
     or ``"score"`` with ``score_scale``: what the network learnt), or with ``value_target``
@@ -155,28 +154,24 @@ def puct_search(
     and ``rollout_policy`` are the former names of ``playout_weight`` and ``playout``
     (deprecated).
     """
-    return _search(
-        roots,
-        seats,
-        evaluate,
-        simulations,
-        rng,
-        SearchOptions(
-            check_c_puct(c_puct),
-            (dirichlet_alpha, dirichlet_fraction),
-            renamed(
-                "puct_search",
-                "playout_weight",
-                playout_weight,
-                0.0,
-                "rollout_weight",
-                rollout_weight,
-            ),
-            renamed("puct_search", "playout", playout, "random", "rollout_policy", rollout_policy),
-            root_selection,
-            (check_value_target(value_target), check_score_scale(score_scale)),
+    options = SearchOptions(
+        check_c_puct(c_puct),
+        (dirichlet_alpha, dirichlet_fraction),
+        renamed(
+            "puct_search",
+            "playout_weight",
+            playout_weight,
+            0.0,
+            "rollout_weight",
+            rollout_weight,
         ),
+        renamed("puct_search", "playout", playout, "random", "rollout_policy", rollout_policy),
+        (check_value_target(value_target), check_score_scale(score_scale)),
     )
+    trees, priors = search_trees(
+        roots, seats, evaluate, simulations, rng, options, [root_selection] * len(roots)
+    )
+    return visit_counts(trees, priors.shape), priors
 
 
 def run_puct(
@@ -197,24 +192,19 @@ def run_puct(
     rollout_policy: str | None = None,
 ) -> np.ndarray:
     """Return the root visit counts of :func:`puct_search` (same arguments), (len(roots), A)."""
-    counts, _ = _search(
-        roots,
-        seats,
-        evaluate,
-        simulations,
-        rng,
-        SearchOptions(
-            check_c_puct(c_puct),
-            (dirichlet_alpha, dirichlet_fraction),
-            renamed(
-                "run_puct", "playout_weight", playout_weight, 0.0, "rollout_weight", rollout_weight
-            ),
-            renamed("run_puct", "playout", playout, "random", "rollout_policy", rollout_policy),
-            puct_select,
-            (check_value_target(value_target), check_score_scale(score_scale)),
+    options = SearchOptions(
+        check_c_puct(c_puct),
+        (dirichlet_alpha, dirichlet_fraction),
+        renamed(
+            "run_puct", "playout_weight", playout_weight, 0.0, "rollout_weight", rollout_weight
         ),
+        renamed("run_puct", "playout", playout, "random", "rollout_policy", rollout_policy),
+        (check_value_target(value_target), check_score_scale(score_scale)),
     )
-    return counts
+    trees, priors = search_trees(
+        roots, seats, evaluate, simulations, rng, options, [puct_select] * len(roots)
+    )
+    return visit_counts(trees, priors.shape)
 
 
 @dataclass(frozen=True)
@@ -225,27 +215,16 @@ class SearchOptions:
     noise: tuple[float | None, float]  # Dirichlet (alpha, fraction)
     weight: tuple[float, str]
     policy: tuple[str, str]
-    root_selection: RootSelection
     values: tuple[str | None, float]  # value target, score scale
 
 
-def _search(
-    roots: Sequence[GameState],
-    seats: Sequence[int],
-    evaluate: Evaluator,
-    simulations: int,
-    rng: np.random.Generator,
-    options: SearchOptions,
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`puct_search` with its settings checked and gathered in ``options``."""
-    trees, root_priors = search_trees(
-        roots, seats, evaluate, simulations, rng, options, [options.root_selection] * len(roots)
-    )
-    counts = np.zeros(root_priors.shape, dtype=np.int64)
+def visit_counts(trees: Sequence[Node], shape: tuple[int, ...]) -> np.ndarray:
+    """Return the visits of each root's actions, ``shape`` (len(trees), A) int64."""
+    counts = np.zeros(shape, dtype=np.int64)
     for i, tree in enumerate(trees):
         for a, child in tree.children.items():
             counts[i, a] = child.n
-    return counts, root_priors
+    return counts
 
 
 def search_trees(
@@ -258,6 +237,9 @@ def search_trees(
     selectors: Sequence[RootSelection],
 ) -> tuple[list[Node], np.ndarray]:
     """Search every root, ``selectors[i]`` choosing at root ``i``; return the trees and priors.
+
+    What :func:`puct_search` does (the settings checked and gathered in ``options``), with a
+    root rule per root (a Gumbel root keeps each root's candidates).
 
     Returns ``(trees, root priors (len(roots), A) float64)``; each root node keeps the
     evaluator's value for its mover (``tree.value``, what a Gumbel root mixes in).

@@ -8,8 +8,9 @@ Run from the repository root::
 Method: the training defaults of ``python -m tabletop_envs.training.az`` (64 simulations,
 ``--hidden 256,256``, automatic Dirichlet alpha, random playouts weight 0, one torch thread)
 except the number of games played in lockstep (``--games``, default 16 instead of 64, so a
-round is short); ``--simulations`` and ``--hidden`` change those two (the Irk expert was trained
-with ``--simulations 32 --hidden 64,64``, where the network's share of the time is smaller).
+round is short); ``--simulations``, ``--hidden`` and ``--root`` change those (the Irk expert
+was trained with ``--simulations 32 --hidden 64,64``, where the network's share of the time is
+smaller).
 The network is the untrained torch net of seed 0 (speed does not depend on the weights). Each
 round plays one :func:`~tabletop_envs.training.az.self_play` batch with the
 rng of seed ``[0, round]``, so every round of every run plays the same games; the figure is the
@@ -42,7 +43,12 @@ from tabletop_envs.training.az import (
 
 
 def run_env(
-    name: str, games: int, simulations: int, rounds: int, hidden: tuple[int, ...] = (256, 256)
+    name: str,
+    games: int,
+    simulations: int,
+    rounds: int,
+    hidden: tuple[int, ...] = (256, 256),
+    root: str = "puct",
 ) -> list[float]:
     """Print and return the positions per CPU second of each self-play round on ``name``."""
     import torch
@@ -54,6 +60,7 @@ def run_env(
         games=games,
         simulations=simulations,
         hidden=hidden,
+        root=root,
         eval_every=0,
         progress_bar=False,
     )
@@ -92,10 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--hidden", default="256,256", help="hidden layer widths, comma-separated (training's)"
     )
+    parser.add_argument(
+        "--root", default="puct", choices=("puct", "gumbel"), help="self-play's root rule"
+    )
     args = parser.parse_args(argv)
     hidden = tuple(int(h) for h in args.hidden.split(","))
     for name in args.env or ["irk_v0", "iris_v0"]:
-        run_env(name, args.games, args.simulations, args.rounds, hidden)
+        run_env(name, args.games, args.simulations, args.rounds, hidden, args.root)
     return 0
 
 

@@ -1,8 +1,8 @@
 """Self-play: games played in lockstep with one batched PUCT search per move, as training rows.
 
-A row is one searched position: the mover's encoded observation, its legal mask, the root's
-visit distribution (the policy target) and, once the game is over, the value target of the
-mover's seat (:func:`value_targets`).
+A row is one searched position: the mover's encoded observation, its legal mask, the policy
+target (the root's visit distribution, or a Gumbel root's improved policy) and, once the game
+is over, the value target of the mover's seat (:func:`value_targets`).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class SelfPlayBatch:
 
     obs: np.ndarray  # (N, D) float32
     mask: np.ndarray  # (N, A) bool
-    pi: np.ndarray  # (N, A) float32, the root visit distribution
+    pi: np.ndarray  # (N, A) float32, the policy target (visits, or the improved policy)
     z: np.ndarray  # (N,) float32, the value target of the row's seat
     games: int
     moves: int  # moves played (= rows)

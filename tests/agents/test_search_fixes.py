@@ -192,19 +192,23 @@ def test_the_value_scale_of_a_finished_game():
     assert ValueScale.of(game, "result").final(game) == value_targets(game).tolist()
 
 
-def test_the_packaged_experts_keep_their_win_loss_scale():
-    """The packaged files predate ``value_target``: their searches back up win/loss results.
+def test_each_packaged_expert_plays_on_the_scale_it_was_measured_strongest_on():
+    """Each packaged file backs up finished games and playouts on the scale it was measured on.
 
-    The Isis & Osiris and Irk networks learnt score margins, but played on that scale the Isis &
-    Osiris expert beat greedy in 52.0% of 600 games against 60.2% on the win/loss scale (docs/
-    results.md, issue 21): the files keep the fallback, which is what they were measured with.
+    The Iris and Isis & Osiris files predate ``value_target``: their searches back up win/loss
+    results (the Isis & Osiris network learnt score margins, but played on that scale it beat
+    greedy in 52.0% of 600 games against 60.2% on the win/loss scale). The Irk file, trained
+    with the fixed search, records its margin scale: 67.5% against greedy on it, 59.5% on
+    win/loss, over the same 200 deals (docs/results.md, issue 21).
     """
     from tabletop_envs.agents import make_agent
 
-    for env in ("isis_osiris_v0", "irk_v0", "iris_v0"):
+    for env in ("isis_osiris_v0", "iris_v0"):
         agent: Any = make_agent("expert", env, seed=0)
         assert "value_target" not in agent.net.meta
         assert agent.value_target is None
+    irk: Any = make_agent("expert", "irk_v0", seed=0)
+    assert (irk.value_target, irk.score_scale) == ("score", 10.0)
 
 
 # ---- forced moves --------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_int_range
 from tabletop_envs.search.evaluator import Evaluator, encode, encode_batch, uniform_evaluator
-from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED, gumbel_search
+from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED, MAX_CONSIDERED, gumbel_search
 from tabletop_envs.search.network import (
     FORMAT,
     MAX_SIMULATIONS,
@@ -137,7 +137,7 @@ class AZAgent(Agent):
         if root not in ROOTS:
             raise InvalidParameterError(f"root must be one of {', '.join(ROOTS)}, got {root!r}")
         self.root = root
-        self.considered = check_int_range("considered", considered, 1, 4096)
+        self.considered = check_int_range("considered", considered, 1, MAX_CONSIDERED)
         self.evaluate: Evaluator = net if network else uniform_evaluator
         self.value_target: str | None = net.meta.get("value_target")
         self.score_scale = float(net.meta.get("score_scale", DEFAULT_SCORE_SCALE))

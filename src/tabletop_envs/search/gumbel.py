@@ -53,6 +53,8 @@ from tabletop_envs.search.values import DEFAULT_SCORE_SCALE, check_score_scale, 
 
 #: Candidates of a Gumbel root unless told otherwise (the paper's choice for Go and chess).
 DEFAULT_CONSIDERED = 16
+#: Most candidates a Gumbel root may be asked for.
+MAX_CONSIDERED = 4096
 #: The paper's constants of ``sigma``: visits added to the largest count, and the value scale.
 C_VISIT = 50.0
 C_SCALE = 0.1
@@ -184,28 +186,25 @@ class GumbelRoot:
         low, factor = self._sigma(values, mixed, visits)
         return [b + (q - low) * factor for b, q in zip(self.base, values, strict=True)]
 
-    def policy(self, node: Node) -> tuple[list[int], np.ndarray]:
-        """Return the legal actions and the improved policy ``softmax(logits + sigma(q))``."""
+    def outcome(self, node: Node) -> tuple[int, list[int], np.ndarray]:
+        """Return the move, the legal actions and the improved policy over them.
+
+        The move is the most visited candidate of highest ``g + logits + sigma(q)``; the policy
+        is ``softmax(logits + sigma(completed q))``.
+        """
         if not self.actions:
             self.start(node)
         visits = self._visits(node)
         values, mixed = self._completed(node, visits)
-        completed = dict(zip(self.actions, values, strict=True))
         low, factor = self._sigma(values, mixed, visits)
+        top = max(visits)
+        best = [k for k, v in enumerate(visits) if v == top]
+        move = self.actions[max(best, key=lambda k: self.base[k] + (values[k] - low) * factor)]
+        completed = dict(zip(self.actions, values, strict=True))
         q = np.array([completed.get(a, mixed) for a in self.legal])
         z = self.logits + (q - low) * factor
         z = np.exp(z - z.max())
-        return self.legal, z / z.sum()
-
-    def action(self, node: Node) -> int:
-        """Return the move: the most visited candidate of highest ``g + logits + sigma(q)``."""
-        if not self.actions:
-            self.start(node)
-        visits = self._visits(node)
-        top = max(visits)
-        score = self._scores(node, visits)
-        best = [k for k, v in enumerate(visits) if v == top]
-        return self.actions[max(best, key=score.__getitem__)]
+        return move, self.legal, z / z.sum()
 
 
 @dataclass
@@ -239,7 +238,7 @@ def gumbel_search(
     Gumbel draws explore), plus ``considered`` (candidates at the root, >= 1) and
     ``gumbel_scale`` (>= 0; 1 samples, as self-play does, 0 plays deterministically).
     """
-    considered = check_int_range("considered", considered, 1, 4096)
+    considered = check_int_range("considered", considered, 1, MAX_CONSIDERED)
     if isinstance(gumbel_scale, bool) or not isinstance(gumbel_scale, (int, float)):
         raise InvalidParameterError(f"gumbel_scale must be a number >= 0, got {gumbel_scale!r}")
     if not 0 <= gumbel_scale < math.inf:
@@ -258,7 +257,7 @@ def gumbel_search(
     policies = np.zeros(priors.shape)
     actions = []
     for i, (tree, root) in enumerate(zip(trees, selectors, strict=True)):
-        legal, policy = root.policy(tree)
+        move, legal, policy = root.outcome(tree)
         policies[i, legal] = policy
-        actions.append(root.action(tree))
+        actions.append(move)
     return GumbelResult(actions, policies, visit_counts(trees, priors.shape), priors)

@@ -20,7 +20,7 @@ from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import Config, check_field, cut, quote, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
-from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED
+from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED, MAX_CONSIDERED
 from tabletop_envs.search.network import ROLLOUT_POLICIES
 from tabletop_envs.search.network_file import ROOTS
 from tabletop_envs.search.values import VALUE_TARGETS
@@ -130,7 +130,10 @@ class AZConfig(Config):
         "softmax(logits + sigma(completed Q)); no root noise)",
     )
     considered: int = setting(
-        DEFAULT_CONSIDERED, low=1, high=4096, help="--root gumbel: candidate actions at the root"
+        DEFAULT_CONSIDERED,
+        low=1,
+        high=MAX_CONSIDERED,
+        help="--root gumbel: candidate actions at the root",
     )
     dirichlet_alpha: float | None = setting(
         None,

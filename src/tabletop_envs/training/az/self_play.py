@@ -142,15 +142,15 @@ def self_play(
         seats = [g.current_player for g in roots]
         obs = encode_batch(roots, seats)
         masks = np.stack([g.legal_mask() for g in roots]).astype(bool)
-        counts, moves, searched = _search(
+        found, moves, searched = _search(
             roots, seats, masks, evaluate, config, rng, dirichlet_alpha
         )
         searches += searched
         for j, i in enumerate(active):
             if moves is None:
-                action, target = _choose(counts[j], masks[j], plies[i], config, rng)
+                action, target = _choose(found[j], masks[j], plies[i], config, rng)
             else:  # a Gumbel root chose the move, and its improved policy is the target
-                action, target = moves[j], counts[j].astype(np.float32)
+                action, target = moves[j], found[j].astype(np.float32)
             rows[i].append((obs[j], masks[j], target, seats[j]))
             games[i].apply(action)
             plies[i] += 1
@@ -193,10 +193,10 @@ def _search(
     them). With ``"gumbel"``: the improved policies and the moves the Gumbel root chose. A
     position with a single legal action is not searched: its one visit is that action.
     """
-    counts = np.zeros(masks.shape, dtype=np.float64)
+    found = np.zeros(masks.shape, dtype=np.float64)
     searched = [j for j in range(len(roots)) if masks[j].sum() > 1]
     forced = [j for j in range(len(roots)) if masks[j].sum() == 1]
-    counts[forced] = masks[forced]
+    found[forced] = masks[forced]
     moves: list[int] | None = None
     if config.root == "gumbel":
         moves = [int(np.flatnonzero(masks[j])[0]) for j in range(len(roots))]
@@ -211,7 +211,7 @@ def _search(
             "score_scale": config.score_scale,
         }
         if moves is None:
-            counts[searched] = run_puct(
+            found[searched] = run_puct(
                 sub_roots,
                 sub_seats,
                 evaluate,
@@ -231,10 +231,10 @@ def _search(
                 considered=config.considered,
                 **common,
             )
-            counts[searched] = result.policies
+            found[searched] = result.policies
             for j, action in zip(searched, result.actions, strict=True):
                 moves[j] = action
-    return counts, moves, len(searched)
+    return found, moves, len(searched)
 
 
 def _choose(

@@ -9,25 +9,32 @@ the bytes of a table cell's first observation channels, and the chance helper of
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import add
 from typing import Any
 
 import numpy as np
 
 from tabletop_envs.core.game import GameSpec
-from tabletop_envs.games.irk.deck import COLORS, DECK_CACHE_SIZE, deck_tiles
+from tabletop_envs.games.irk.deck import DECK_CACHE_SIZE, deck_tiles
 from tabletop_envs.games.irk.observation import CODE_FEATURES, NUM_ROUNDS, observation_layout
 from tabletop_envs.games.irk.params import HAND_SIZE, MAX_DECK, opening_count
 from tabletop_envs.games.irk.scoring import pile_counts
 
+#: Per color, a count (or a number of stars): a row of :func:`tile_counts` or of a score pile.
+Counts = tuple[int, ...]
+
 
 @lru_cache(maxsize=DECK_CACHE_SIZE)
-def tile_counts(deck: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Return per tile of ``deck``, per color, its flowers' summed values and its stars (int8,
-    read-only): what the tile adds to a score pile (``scoring.pile_counts``)."""
+def tile_counts(deck: tuple[str, ...]) -> tuple[tuple[Counts, ...], tuple[Counts, ...]]:
+    """Return per tile of ``deck``, per color, its flowers' summed values and its stars: what
+    the tile adds to a score pile (``scoring.pile_counts``), as tuples of Python ints."""
     per_tile = [pile_counts([tile]) for tile in deck_tiles(deck)]
-    counts = read_only(np.array([c for c, _ in per_tile], dtype=np.int8).reshape(-1, len(COLORS)))
-    stars = read_only(np.array([s for _, s in per_tile], dtype=np.int8).reshape(-1, len(COLORS)))
-    return counts, stars
+    return tuple(tuple(c) for c, _ in per_tile), tuple(tuple(s) for _, s in per_tile)
+
+
+def add_counts(row: Counts, more: Counts) -> Counts:
+    """Return the per-color sums of two rows of :func:`tile_counts` (a score pile plus a tile)."""
+    return tuple(map(add, row, more))
 
 
 def read_only(array: np.ndarray) -> np.ndarray:
@@ -52,6 +59,9 @@ def copy_lists(value: Any) -> Any:
     return [copy_lists(v) for v in value] if isinstance(value, list) else value
 
 
+_PCG64 = np.random.PCG64
+
+
 def draw_seed(rng: np.random.Generator) -> int:
     """Return ``int(rng.integers(2**63))``, advancing ``rng`` exactly as that call does.
 
@@ -60,8 +70,9 @@ def draw_seed(rng: np.random.Generator) -> int:
     no rejection for this range), read without ``integers``' argument handling;
     ``tests/irk/test_irk_fast_paths.py`` checks the equality on the installed numpy.
     """
-    if type(rng.bit_generator) is np.random.PCG64:
-        return int(rng.bit_generator.random_raw()) >> 1
+    bits = rng.bit_generator
+    if type(bits) is _PCG64:
+        return int(bits.random_raw()) >> 1
     return int(rng.integers(2**63))
 
 

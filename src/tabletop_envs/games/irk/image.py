@@ -242,10 +242,11 @@ def _seat_row(out: Drawing, state: IrkState, s: int, x: float, y: float) -> None
     for tile in state.piles[s]:
         _tile(out, state, px, y + 4, tile, MINI)
         px += MINI + 4
+    pile, stars = state.pile_totals(s)
     counts = " ".join(
-        f"{COLOR_LETTERS[c]}{int(state._pile_count[s, c])}" + "*" * int(state._pile_stars[s, c])
+        f"{COLOR_LETTERS[c]}{pile[c]}" + "*" * stars[c]
         for c in range(len(COLOR_LETTERS))
-        if state._pile_count[s, c]
+        if pile[c]
     )
     lines = [f"count {counts or '-'}"]
     if state.phase == OVER:

@@ -24,6 +24,8 @@ from tabletop_envs.core.params import check_choice, check_int_range
 from tabletop_envs.core.seats import next_seat, relative_seats
 from tabletop_envs.games.irk.deck import COLORS, Tile, deck_tiles, tile_text
 from tabletop_envs.games.irk.facts import (
+    Counts,
+    add_counts,
     copy_lists,
     draw_seed,
     read_only,
@@ -193,8 +195,11 @@ class IrkState(SecretChoices, PhasedGameState):
             self._put(tile, placement)
         self._update_groups()
         n = p.num_players
-        self._pile_count = np.zeros((n, len(COLORS)), dtype=np.int8)
-        self._pile_stars = np.zeros((n, len(COLORS)), dtype=np.int8)
+        # per seat, per color: the pile's summed flower values and stars (tuples: copies of the
+        # lists share them; a change replaces a seat's tuple)
+        none = (0,) * len(COLORS)
+        self._pile_count: list[Counts] = [none] * n
+        self._pile_stars: list[Counts] = [none] * n
         for seat, pile in enumerate(self.piles):
             for tile in pile:
                 self._add_to_pile(seat, tile)
@@ -268,22 +273,24 @@ class IrkState(SecretChoices, PhasedGameState):
         if not self.visible.flags.writeable:  # shared with a copy
             self._own()
         counts, stars = self._tile_counts
-        self._pile_count[seat] += counts[tile]
-        self._pile_stars[seat] += stars[tile]
+        self._pile_count[seat] = add_counts(self._pile_count[seat], counts[tile])
+        self._pile_stars[seat] = add_counts(self._pile_stars[seat], stars[tile])
         self._revealed[tile] = 1
 
     def _add_bets(self) -> None:
-        """Put every seat's chosen tile on its score pile (``_add_to_pile`` for all seats at once:
-        one tile per seat, so each seat's row gets one tile's counts)."""
+        """Put every seat's chosen tile on its score pile (``_add_to_pile`` for every seat, with
+        one copy check)."""
         if not self.visible.flags.writeable:  # shared with a copy
             self._own()
         chosen = self.chosen
         counts, stars = self._tile_counts
-        self._pile_count += counts[chosen]
-        self._pile_stars += stars[chosen]
-        self._revealed[chosen] = 1
+        pile_count, pile_stars, revealed = self._pile_count, self._pile_stars, self._revealed
         for s, pile in enumerate(self.piles):
-            pile.append(chosen[s])
+            tile = chosen[s]
+            pile_count[s] = add_counts(pile_count[s], counts[tile])
+            pile_stars[s] = add_counts(pile_stars[s], stars[tile])
+            revealed[tile] = 1
+            pile.append(tile)
             chosen[s] = -1
 
     # ---- static facts -------------------------------------------------------------------
@@ -520,7 +527,13 @@ class IrkState(SecretChoices, PhasedGameState):
         """Return :func:`~tabletop_envs.games.irk.scoring.score_game` of the current position."""
         t = self.params.table_size
         values = cell_table_values(self.occupied_cells(), (t, t))
-        return score_result(values, self._pile_count.tolist(), self._pile_stars.tolist())
+        counts = [list(c) for c in self._pile_count]
+        return score_result(values, counts, [list(s) for s in self._pile_stars])
+
+    def pile_totals(self, seat: int) -> tuple[Counts, Counts]:
+        """Return ``seat``'s score pile per color: its summed flower values and its stars."""
+        seat = self._check_seat(seat)
+        return self._pile_count[seat], self._pile_stars[seat]
 
     def _score(self) -> None:
         result = self.score()
@@ -559,8 +572,8 @@ class IrkState(SecretChoices, PhasedGameState):
             ones.append(at["placing"] + chosen[self.to_move])
         # pile_count .. box_holder: one run of entries, written at once
         order = _ORDERS[n][seat]
-        counts = self._pile_count.tolist()
-        stars = self._pile_stars.tolist()
+        counts = self._pile_count
+        stars = self._pile_stars
         tail: list[int] = []
         for s in order:
             tail += counts[s]
@@ -646,38 +659,45 @@ class IrkState(SecretChoices, PhasedGameState):
         order: hand, then chosen tile; then the unused tiles): the draw reads what ``seat`` knows.
         """
         n = self.params.num_players
-        if type(seat) is not int or not 0 <= seat < n or type(rng) is not np.random.Generator:
+        if type(seat) is not int or not 0 <= seat < n or type(rng) is not _GENERATOR:
             seat = self._check_resample(seat, rng)
         hands = self.hands
         chosen = self.chosen
-        others = _OTHERS[self.params.num_players][seat]
+        others = _OTHERS[n][seat]
         # the tile being placed is revealed: public, kept
         placer = self.to_move if self.phase == PLACE else -1
-        secret = [s for s in others if chosen[s] >= 0 and s != placer]
-        pool = [t for s in others for t in hands[s]]
-        pool += [chosen[s] for s in secret]
-        pool += self.unused
+        pool = self.unused.copy()  # every hidden tile; sorted below, so the order is free
+        for s in others:
+            pool += hands[s]
+            if chosen[s] >= 0 and s != placer:  # a secret choice
+                pool.append(chosen[s])
         pool.sort()
         # the permutation rng.permutation(len(pool)) would give, applied: the same draws
         rng.shuffle(pool)
-        drawn = pool
         new_hands = hands.copy()  # the others' hands are redealt below
         new_hands[seat] = hands[seat].copy()  # own seat's hand kept
         new_chosen = chosen.copy()
         k = 0
         for s in others:
-            size = len(hands[s])
-            new_hands[s] = sorted(drawn[k : k + size])
-            k += size
-            if s in secret:
-                new_chosen[s] = drawn[k]
+            end = k + len(hands[s])
+            dealt = new_hands[s] = pool[k:end]
+            dealt.sort()
+            k = end
+            if chosen[s] >= 0 and s != placer:
+                new_chosen[s] = pool[k]
                 k += 1
         new = self.clone(copy_hands=False)
         new.hands = new_hands
         new.chosen = new_chosen
-        new.unused = sorted(drawn[k:])
-        new.reseed(draw_seed(rng))  # int(rng.integers(2**63)), the same draw
-        new._mask = None
+        del pool[:k]
+        pool.sort()
+        new.unused = pool
+        # new.reseed(draw_seed(rng)) without its check: a seed in [0, 2**63), drawn as
+        # int(rng.integers(2**63)) draws it
+        new._rng = None
+        new._rng_at = draw_seed(rng)
+        if self.phase == CHOOSE and self.to_move != seat:  # the mover's hand was redealt
+            new._mask = None
         new.seed = None  # a redrawn position: the action log no longer rebuilds it
         return new
 
@@ -698,6 +718,8 @@ class IrkState(SecretChoices, PhasedGameState):
             new.chosen = self.chosen.copy()
             new.unused = self.unused.copy()
         new.piles = [p.copy() for p in self.piles]
+        new._pile_count = self._pile_count.copy()  # of tuples
+        new._pile_stars = self._pile_stars.copy()
         new.discards = self.discards.copy()  # of tuples
         new.placements = self.placements.copy()
         new._result = copy.deepcopy(self._result) if self._result else {}
@@ -717,8 +739,6 @@ class IrkState(SecretChoices, PhasedGameState):
             self._obs_base,
             self._table_obs,
             self._revealed,
-            self._pile_count,
-            self._pile_stars,
         ):
             array.setflags(write=False)
 
@@ -729,8 +749,6 @@ class IrkState(SecretChoices, PhasedGameState):
         self._contact = self._contact.copy()
         self._obs_base = self._obs_base.copy()
         self._views()
-        self._pile_count = self._pile_count.copy()
-        self._pile_stars = self._pile_stars.copy()
 
     def _state_dict(self) -> dict[str, Any]:
         return {
@@ -757,6 +775,8 @@ class IrkState(SecretChoices, PhasedGameState):
             setattr(self, name, value)
         self._derive()
 
+
+_GENERATOR = np.random.Generator
 
 #: Per number of players, per observer: the seats in egocentric order (``relative_seats``).
 _ORDERS = {n: tuple(relative_seats(s, n) for s in range(n)) for n in range(1, MAX_PLAYERS + 1)}

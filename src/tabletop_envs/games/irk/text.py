@@ -48,11 +48,11 @@ def table_lines(state: IrkState, colors: bool = False) -> list[str]:
 def pile_line(state: IrkState, seat: int) -> str:
     """Return ``seat``'s score pile: its tiles and per-color count/stars."""
     tiles = " | ".join(state.tile_label(t) for t in state.piles[seat]) or "-"
+    counts, stars = state.pile_totals(seat)
     summary = " ".join(
-        f"{COLOR_LETTERS[c]}{int(state._pile_count[seat, c])}"
-        + "*" * int(state._pile_stars[seat, c])
+        f"{COLOR_LETTERS[c]}{counts[c]}" + "*" * stars[c]
         for c in range(len(COLOR_LETTERS))
-        if state._pile_count[seat, c]
+        if counts[c]
     )
     hand = f"hand {len(state.hands[seat])}" + (", chose" if state.chosen[seat] >= 0 else "")
     return f"player_{seat}: pile [{tiles}] {summary or '(empty)'}; {hand}"

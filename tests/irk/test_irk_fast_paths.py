@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tabletop_envs.games.irk.facts import draw_seed
+from tabletop_envs.games.irk.rules import CHOOSE, IrkState
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2**40 + 3])
@@ -37,3 +38,26 @@ def test_shuffling_the_pool_deals_what_the_permutation_dealt(size):
     b.shuffle(pool)
     assert pool == dealt
     assert a.bit_generator.state == b.bit_generator.state
+
+
+@pytest.mark.parametrize("custom", [False, True])
+def test_public_outcome_is_one_byte_per_tile_of_what_is_revealed(custom):
+    """int8 observations hand out their revealed section's bytes as they are; an int16 one (a
+    custom deck's) is narrowed first: the same bytes either way."""
+    big_green = ("G3 G3 G3",) * 15 + ("B1 . .",) * 4  # group planes of 15 * 9: int16
+    params = {"deck": big_green, "group_planes": True} if custom else {}
+    game = IrkState.new(seed=3, **params)
+    assert game.spec.observation_dtype == (np.int16 if custom else np.int8)
+    rng = np.random.default_rng(0)
+    seen = 0
+    while not game.is_terminal:
+        outcome = game.public_outcome()
+        if game.phase == CHOOSE and max(game.chosen) >= 0:
+            assert outcome is None
+        else:
+            assert outcome == bytes(game._revealed.astype(np.uint8))
+            assert len(outcome) == game.deck_size and set(outcome) <= {0, 1}
+            seen += 1
+        actions = game.legal_actions()
+        game.apply(actions[rng.integers(len(actions))])
+    assert seen > 5

@@ -648,8 +648,10 @@ class IrkState(SecretChoices, PhasedGameState):
 
     def public_outcome(self) -> bytes | None:
         """Return the revealed tiles, a byte per deck tile (None mid-choose: nothing shown)."""
-        mid_choose = self.phase == CHOOSE and max(self.chosen) >= 0
-        return None if mid_choose else bytes(self._revealed.astype(np.uint8))
+        if self.phase == CHOOSE and max(self.chosen) >= 0:  # mid-choose
+            return None
+        revealed = self._revealed  # 0 or 1 per tile: int8 holds the very bytes of uint8
+        return revealed.tobytes() if revealed.itemsize == 1 else revealed.astype(np.uint8).tobytes()
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> IrkState:
         """Return a copy with others' hands, others' unrevealed choices and unused tiles redrawn.

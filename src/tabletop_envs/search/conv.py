@@ -43,7 +43,7 @@ class ConvTrunk:
     def __init__(self, conv: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         self.start, self.height, self.width, self.planes = (int(v) for v in conv["board"])
         self.cells = self.height * self.width
-        self.table = neighbour_table(self.height, self.width)
+        self.gather = neighbour_table(self.height, self.width).ravel()  # (H*W*9,), cell-major
         count = 1 + 2 * int(conv["blocks"])
         # (3, 3, in, out) -> (9 * in, out): the rows follow the table's columns, then channels
         self.convs = [
@@ -59,7 +59,7 @@ class ConvTrunk:
         """Return the 3x3 convolution (zero padding) of ``x`` (B, H*W, in): (B, H*W, out)."""
         batch, cells, channels = x.shape
         padded = np.concatenate([x, np.zeros((batch, 1, channels), np.float32)], axis=1)
-        columns = padded[:, self.table].reshape(batch * cells, 9 * channels)
+        columns = padded.take(self.gather, axis=1).reshape(batch * cells, 9 * channels)
         out = columns @ weight
         out += bias
         return out.reshape(batch, cells, -1)

@@ -60,12 +60,11 @@ from tabletop_envs.search.network_file import (
     ROLLOUT_POLICIES,
     VERSION,
     NetworkFileError,
-    array_shapes,
     check_meta,
     read_network,
     shown_name,
 )
-from tabletop_envs.search.network_layout import ARCH_VERSIONS, ARCHS, arch_of
+from tabletop_envs.search.network_layout import ARCH_VERSIONS, ARCHS, arch_of, array_shapes
 
 __all__ = [
     "ARCHS",

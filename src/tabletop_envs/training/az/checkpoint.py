@@ -151,6 +151,8 @@ def _check_resume(config: AZConfig, saved: dict[str, Any]) -> None:
     theirs = saved["config"]
     ours = config.to_dict()
     for key in RESUME_FIXED:
+        if key.startswith("conv_") and ours["arch"] == "mlp":
+            continue  # an MLP has no conv trunk (and arch, checked before, is the same)
         # a checkpoint older than a setting holds its default (the arch settings: an MLP)
         default = AZConfig.__dataclass_fields__[key].default
         if ours[key] != theirs.get(key, default):

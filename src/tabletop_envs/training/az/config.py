@@ -127,8 +127,9 @@ class AZConfig(Config):
         16,
         low=1,
         high=256,
-        help="--arch conv: channels of every 3x3 convolution (16 keeps a one-core numpy move "
-        "fast; each doubling is about 4 times the trunk's work)",
+        help="--arch conv: channels of every 3x3 convolution (each doubling is about 4 times the "
+        "trunk's work; above 16, Iris's convolutions are large enough for OpenBLAS to start "
+        "threads in the numpy agent, slow on a busy machine: play with OPENBLAS_NUM_THREADS=1)",
     )
     conv_blocks: int = setting(
         2, low=0, high=16, help="--arch conv: residual blocks after the first convolution"

@@ -180,7 +180,7 @@ BAD_FILES = {
     "no meta": (lambda m, a: (None, a), "no 'meta' entry"),
     "meta missing key": (lambda m, a: (_without(m, "hidden"), a), "misses hidden"),
     "meta format": (lambda m, a: ({**m, "format": "other"}, a), "format must be"),
-    "meta version": (lambda m, a: ({**m, "version": 2}, a), "version 2 is not supported"),
+    "meta version": (lambda m, a: ({**m, "version": 3}, a), "version 3 is not supported"),
     "meta version bool": (lambda m, a: ({**m, "version": True}, a), "version True"),
     "meta rollout_weight": (
         lambda m, a: ({**m, "rollout_weight": "half"}, a),

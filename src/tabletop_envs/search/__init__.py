@@ -12,7 +12,10 @@
 - :mod:`~tabletop_envs.search.network`: the policy-value network's file format and numpy
   forward pass;
 - :mod:`~tabletop_envs.search.network_file`: the file's meta, its checks and its reader, which
-  refuses a bad file with :class:`~tabletop_envs.search.network_file.NetworkFileError`.
+  refuses a bad file with :class:`~tabletop_envs.search.network_file.NetworkFileError`;
+- :mod:`~tabletop_envs.search.network_layout`: the architectures a file declares (MLP, or a
+  conv trunk over the board planes) and the arrays each holds;
+- :mod:`~tabletop_envs.search.conv`: the conv trunk's numpy forward pass.
 
 This package imports the core, the games' registry and numpy only (never the agents, the
 training layer or torch).

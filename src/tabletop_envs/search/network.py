@@ -1,6 +1,9 @@
 """The policy-value network: its file format and its numpy forward pass.
 
-The network is a plain MLP stored in an ``.npz`` file (:class:`PolicyValueNet`); its input is
+The network is an MLP, or a convolutional trunk over the board planes followed by the MLP
+(``meta["arch"]``: :mod:`tabletop_envs.search.network_layout`; the trunk's forward pass is
+:mod:`tabletop_envs.search.conv`), stored in an ``.npz`` file (:class:`PolicyValueNet`); its
+input is
 :func:`~tabletop_envs.search.evaluator.encode`, the seat's observation flattened to float32, and
 it outputs a prior over the legal actions and a value in [-1, 1] for the seat whose observation
 it read: an :class:`~tabletop_envs.search.evaluator.Evaluator` for the PUCT search
@@ -26,6 +29,11 @@ is read; a bad file raises :class:`NetworkFileError` (a ValueError, re-exported 
 - ``value_w`` (h_last, 1), ``value_b`` (1,): the value, through tanh.
 
 With ``"hidden": []`` both heads read the input directly (h_last = D).
+
+A conv network's meta has ``"version": 2``, ``"arch": "conv"`` and ``"conv"`` (the board
+planes it reads, its channels and blocks), and its file holds the trunk's arrays too; its
+dense layers read the trunk's output in place of the observation
+(:mod:`tabletop_envs.search.network_layout` describes both).
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from typing import IO, Any
 import numpy as np
 
 from tabletop_envs.core.game import GameState
+from tabletop_envs.search.conv import ConvTrunk
 from tabletop_envs.search.evaluator import encode
 from tabletop_envs.search.network_file import (
     ARRAY_DTYPES,
@@ -51,13 +60,14 @@ from tabletop_envs.search.network_file import (
     ROLLOUT_POLICIES,
     VERSION,
     NetworkFileError,
-    array_shapes,
     check_meta,
     read_network,
     shown_name,
 )
+from tabletop_envs.search.network_layout import ARCH_VERSIONS, ARCHS, arch_of, array_shapes
 
 __all__ = [
+    "ARCHS",
     "FORMAT",
     "MAX_SIMULATIONS",
     "MAX_SIZE",
@@ -68,6 +78,7 @@ __all__ = [
     "PolicyValueNet",
     "array_shapes",
     "check_meta",
+    "conv_meta",
     "game_meta",
     "params_json",
 ]
@@ -94,6 +105,28 @@ def game_meta(game: GameState | type[GameState], params: Any = None) -> dict[str
         "params": params_json(params),
         "obs_dim": int(np.prod(spec.observation_shape)),
         "num_actions": int(spec.num_actions),
+    }
+
+
+def conv_meta(
+    game: GameState, channels: int = 32, blocks: int = 2, head_channels: int = 4
+) -> dict[str, Any]:
+    """Return the ``conv`` entry of a conv network's meta for ``game``'s board planes.
+
+    ValueError if the game declares no board planes (:meth:`GameState.board_planes`).
+    """
+    planes = game.board_planes()
+    if planes is None:
+        raise ValueError(
+            f"{game.game_name} declares no board planes (observation "
+            f"{game.spec.observation_shape}): a conv network cannot read it; use arch 'mlp'"
+        )
+    start, (height, width, depth) = planes
+    return {
+        "board": [int(start), int(height), int(width), int(depth)],
+        "channels": int(channels),
+        "blocks": int(blocks),
+        "head_channels": int(head_channels),
     }
 
 
@@ -151,8 +184,8 @@ class PolicyValueNet:
         extra = sorted(set(arrays) - set(shapes))
         if extra:
             raise NetworkFileError(
-                f"network has unexpected arrays {', '.join(extra)}; a network with hidden="
-                f"{self.meta['hidden']} holds {', '.join(shapes)}",
+                f"network has unexpected arrays {', '.join(extra)}; a network of arch "
+                f"{self.arch} with hidden={self.meta['hidden']} holds {', '.join(shapes)}",
                 f"{extra[0]}.npy",
             )
         self.arrays: dict[str, np.ndarray] = {}
@@ -164,6 +197,7 @@ class PolicyValueNet:
         ]
         self._policy = (self.arrays["policy_w"], self.arrays["policy_b"])
         self._value = (self.arrays["value_w"], self.arrays["value_b"])
+        self._conv = ConvTrunk(self.meta["conv"], self.arrays) if self.arch == "conv" else None
 
     # ---- facts -------------------------------------------------------------------------------
     @property
@@ -175,6 +209,16 @@ class PolicyValueNet:
     def num_actions(self) -> int:
         """Return the number of actions A (the policy's width)."""
         return int(self.meta["num_actions"])
+
+    @property
+    def arch(self) -> str:
+        """Return the architecture: ``"mlp"`` or ``"conv"``."""
+        return arch_of(self.meta)
+
+    @property
+    def conv(self) -> dict[str, Any] | None:
+        """Return a conv network's trunk (board, channels, blocks, head_channels), else None."""
+        return dict(self.meta["conv"]) if self.arch == "conv" else None
 
     @property
     def hidden(self) -> list[int]:
@@ -204,6 +248,14 @@ class PolicyValueNet:
                 raise ValueError(
                     f"this network's {key} is {meta[key]}, the game's is {expected[key]}"
                 )
+        if self.arch == "conv":
+            planes = game.board_planes()
+            board = None if planes is None else [planes[0], *planes[1]]
+            if board != meta["conv"]["board"]:
+                raise ValueError(
+                    f"this network reads the board planes {meta['conv']['board']} ([start, H, W, "
+                    f"C]), the game's are {board}"
+                )
 
     # ---- inference ---------------------------------------------------------------------------
     def __call__(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -221,6 +273,8 @@ class PolicyValueNet:
             raise ValueError(
                 f"mask must have shape ({x.shape[0]}, {self.num_actions}), got {legal.shape}"
             )
+        if self._conv is not None:
+            x = self._conv(x)
         for k, (w, b) in enumerate(self._trunk):
             x = _sparse_matmul(x, w) if k == 0 else x @ w
             x += b
@@ -253,17 +307,26 @@ class PolicyValueNet:
         game: GameState,
         hidden: Sequence[int] = (128, 128),
         seed: int | None = None,
+        *,
+        arch: str = "mlp",
+        conv: Mapping[str, Any] | None = None,
         **extra_meta: Any,
     ) -> PolicyValueNet:
         """Return a network for ``game`` (its parameters) with random weights (He init).
 
-        ``extra_meta`` adds keys to the meta (e.g. ``env="iris_v0"``).
+        ``arch="conv"`` puts a convolutional trunk before the ``hidden`` layers: ``conv`` is
+        its meta entry (default :func:`conv_meta` of ``game``). ``extra_meta`` adds keys to the
+        meta (e.g. ``env="iris_v0"``).
         """
+        if arch not in ARCHS:
+            raise ValueError(f"arch must be one of {', '.join(ARCHS)}, got {arch!r}")
+        trunk = {} if arch == "mlp" else {"arch": arch, "conv": dict(conv or conv_meta(game))}
         meta = {
             "format": FORMAT,
-            "version": VERSION,
+            "version": ARCH_VERSIONS[arch],
             **game_meta(game),
             "hidden": [int(h) for h in hidden],
+            **trunk,
             **extra_meta,
         }
         check_meta(meta)
@@ -271,7 +334,7 @@ class PolicyValueNet:
         arrays: dict[str, np.ndarray] = {}
         for key, shape in array_shapes(meta).items():
             if key.endswith("_w"):
-                scale = math.sqrt(2.0 / shape[0])
+                scale = math.sqrt(2.0 / math.prod(shape[:-1]))  # the fan-in
                 arrays[key] = (rng.standard_normal(shape) * scale).astype(np.float32)
             else:
                 arrays[key] = np.zeros(shape, dtype=np.float32)

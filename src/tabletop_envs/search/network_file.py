@@ -53,11 +53,21 @@ import numpy as np
 from numpy.lib import format as npy
 
 from tabletop_envs.core.config import quote
+from tabletop_envs.search.network_layout import (
+    ARCH_VERSIONS,
+    arch_of,
+    array_count,
+    array_names,
+    array_shapes,
+    check_arch,
+    check_version,
+)
 
 #: ``meta["format"]`` of a network file.
 FORMAT = "tabletop_envs-az"
-#: ``meta["version"]`` this module writes and reads.
-VERSION = 1
+#: ``meta["version"]`` of an MLP file (what this module writes for one; a conv network is
+#: version 2: :data:`~tabletop_envs.search.network_layout.ARCH_VERSIONS`).
+VERSION = ARCH_VERSIONS["mlp"]
 #: Keys ``meta`` must hold (more are allowed).
 META_KEYS = ("format", "version", "game", "params", "obs_dim", "num_actions", "hidden")
 #: Largest layer width or input/output size a file may declare (a guard against absurd files).
@@ -123,28 +133,6 @@ class NetworkFileError(ValueError):
 
 
 # ---- the meta ----------------------------------------------------------------------------------
-def _array_names(depth: int) -> Iterator[str]:
-    """Yield the array names of a network with ``depth`` hidden layers, in file order."""
-    for i in range(depth):
-        yield f"trunk_{i}_w"
-        yield f"trunk_{i}_b"
-    yield from ("policy_w", "policy_b", "value_w", "value_b")
-
-
-def array_shapes(meta: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
-    """Return the name and shape of every array a network with this (checked) meta holds."""
-    sizes = [meta["obs_dim"], *meta["hidden"]]
-    shapes: dict[str, tuple[int, ...]] = {}
-    for i in range(len(meta["hidden"])):
-        shapes[f"trunk_{i}_w"] = (sizes[i], sizes[i + 1])
-        shapes[f"trunk_{i}_b"] = (sizes[i + 1],)
-    shapes["policy_w"] = (sizes[-1], meta["num_actions"])
-    shapes["policy_b"] = (meta["num_actions"],)
-    shapes["value_w"] = (sizes[-1], 1)
-    shapes["value_b"] = (1,)
-    return shapes
-
-
 def check_meta(meta: object) -> dict[str, Any]:
     """Return ``meta`` (a network file's JSON object) if well formed; NetworkFileError if not."""
     if not isinstance(meta, dict):
@@ -156,11 +144,9 @@ def check_meta(meta: object) -> dict[str, Any]:
         )
     if meta["format"] != FORMAT:
         raise _meta_error(f"network meta format must be {FORMAT!r}, got {quote(meta['format'])}")
-    if meta["version"] != VERSION or type(meta["version"]) is not int:
-        raise _meta_error(
-            f"network meta version {quote(meta['version'])} is not supported; this library "
-            f"reads version {VERSION}"
-        )
+    problem = check_version(meta)
+    if problem:
+        raise _meta_error(problem)
     if not isinstance(meta["game"], str) or not meta["game"]:
         raise _meta_error(f"network meta game must be a game name, got {quote(meta['game'])}")
     if not isinstance(meta["params"], dict):
@@ -179,6 +165,9 @@ def check_meta(meta: object) -> dict[str, Any]:
             f"network meta hidden must be a list of layer widths (ints in 1..{MAX_SIZE}), "
             f"got {quote(hidden)}"
         )
+    problem = check_arch(meta, MAX_SIZE)  # the arch fits the version; a conv trunk's shape
+    if problem:
+        raise _meta_error(problem)
     _check_defaults(meta)
     return meta
 
@@ -391,20 +380,19 @@ class _Reader:
 
     def _check_names(self, meta: dict[str, Any]) -> None:
         """Refuse members other than ``meta.npy`` and the arrays the meta needs (any depth)."""
-        depth = len(meta["hidden"])
-        total = 2 * depth + 5
-        expected = itertools.chain(["meta.npy"], (f"{key}.npy" for key in _array_names(depth)))
+        total = array_count(meta) + 1
+        expected = itertools.chain(["meta.npy"], (f"{key}.npy" for key in array_names(meta)))
         holds = (
-            f"a network with hidden={quote(meta['hidden'])} holds "
+            f"a network with {_described(meta)} holds "
             f"{_listed(itertools.islice(expected, 13), total)}"
         )
-        missing = [key for key in _array_names(depth) if f"{key}.npy" not in self.members]
+        missing = [key for key in array_names(meta) if f"{key}.npy" not in self.members]
         if missing:
             raise NetworkFileError(
                 f"{self.name}: network misses arrays {_listed(missing)} ({holds})",
                 f"{missing[0]}.npy",
             )
-        names = {"meta.npy", *(f"{key}.npy" for key in _array_names(depth))}
+        names = {"meta.npy", *(f"{key}.npy" for key in array_names(meta))}
         extra = sorted(set(self.members) - names)
         if extra:
             raise NetworkFileError(
@@ -561,6 +549,12 @@ def _directory_size(file: IO[bytes], size: int) -> int | None:
         if zip64[:4] == _EOCD64 and zip64[56:60] == _EOCD64_LOCATOR:
             (directory,) = struct.unpack_from("<Q", zip64, 40)
     return int(directory)
+
+
+def _described(meta: Mapping[str, Any]) -> str:
+    """Return how messages name a network's shape: its hidden widths, and its conv trunk."""
+    hidden = f"hidden={quote(meta['hidden'])}"
+    return hidden if arch_of(meta) == "mlp" else f"arch conv, conv={quote(meta['conv'])}, {hidden}"
 
 
 def _shown_member(member: str) -> str:

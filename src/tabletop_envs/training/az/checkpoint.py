@@ -23,7 +23,15 @@ from tabletop_envs.training.az.config import AZConfig, new_names
 CHECKPOINT_FORMAT = "tabletop_envs-az-checkpoint"
 CHECKPOINT_VERSION = 1
 #: Config fields a resumed run must share with its checkpoint (the network and its game).
-RESUME_FIXED = ("env", "env_kwargs", "hidden")
+RESUME_FIXED = (
+    "env",
+    "env_kwargs",
+    "hidden",
+    "arch",
+    "conv_channels",
+    "conv_blocks",
+    "conv_head_channels",
+)
 
 
 @dataclass
@@ -143,10 +151,14 @@ def _check_resume(config: AZConfig, saved: dict[str, Any]) -> None:
     theirs = saved["config"]
     ours = config.to_dict()
     for key in RESUME_FIXED:
-        if ours[key] != theirs.get(key):
+        if key.startswith("conv_") and ours["arch"] == "mlp":
+            continue  # an MLP has no conv trunk (and arch, checked before, is the same)
+        # a checkpoint older than a setting holds its default (the arch settings: an MLP)
+        default = AZConfig.__dataclass_fields__[key].default
+        if ours[key] != theirs.get(key, default):
             raise ValueError(
                 f"cannot resume {saved['path']} with {key}={ours[key]!r}: the checkpoint's is "
-                f"{theirs.get(key)!r} (the network and its game stay fixed)"
+                f"{theirs.get(key, default)!r} (the network and its game stay fixed)"
             )
 
 

@@ -23,6 +23,7 @@ from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
 from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED, MAX_CONSIDERED
 from tabletop_envs.search.network import ROLLOUT_POLICIES
 from tabletop_envs.search.network_file import ROOTS
+from tabletop_envs.search.network_layout import ARCHS
 from tabletop_envs.search.values import VALUE_TARGETS
 
 #: Weights of ``model.npz``: float16 halves the file.
@@ -112,7 +113,29 @@ class AZConfig(Config):
         high=MAX_WIDTH,
         check=_layers,
         cli=False,  # the command line takes widths comma-separated: see cli.py
-        help="hidden layer widths of the MLP, comma-separated",
+        help="hidden layer widths of the MLP (with --arch conv: the dense layers after the "
+        "conv trunk), comma-separated",
+    )
+    arch: str = setting(
+        "mlp",
+        choices=ARCHS,
+        help="the network: mlp (dense layers over the flat observation) or conv (3x3 "
+        "convolutions and residual blocks over the game's board planes, a 1x1 reduction, then "
+        "the --hidden layers over that map and the other observation entries)",
+    )
+    conv_channels: int = setting(
+        16,
+        low=1,
+        high=256,
+        help="--arch conv: channels of every 3x3 convolution (each doubling is about 4 times the "
+        "trunk's work; above 16, Iris's convolutions are large enough for OpenBLAS to start "
+        "threads in the numpy agent, slow on a busy machine: play with OPENBLAS_NUM_THREADS=1)",
+    )
+    conv_blocks: int = setting(
+        2, low=0, high=16, help="--arch conv: residual blocks after the first convolution"
+    )
+    conv_head_channels: int = setting(
+        4, low=1, high=64, help="--arch conv: channels of the 1x1 reduction the dense layers read"
     )
     games: int = setting(
         64,
@@ -366,6 +389,14 @@ class AZConfig(Config):
                 f"{self.env} has no such game parameter ({cut(str(err), 200)}); its parameters are "
                 f"{', '.join(names)}"
             ) from None
+        if (
+            self.arch == "conv"
+            and game_class(game_class.params_class(**self.env_kwargs), 0).board_planes() is None
+        ):
+            raise InvalidParameterError(
+                f"arch 'conv' reads the game's board planes; {self.env} declares none: use arch "
+                "'mlp'"
+            )
         if self.value_target == "score" and score_key(game_class.game_name) is None:
             with_scores = [n for n in registered_envs() if env_spec(n).score_key is not None]
             raise InvalidParameterError(

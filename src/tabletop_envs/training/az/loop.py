@@ -21,6 +21,7 @@ import numpy as np
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.search.network import conv_meta
 from tabletop_envs.training.az.buffer import ReplayBuffer, buffer_capacity, storage_dtype
 from tabletop_envs.training.az.checkpoint import RunState, resume, save_buffer, save_checkpoint
 from tabletop_envs.training.az.config import AZConfig
@@ -116,7 +117,10 @@ def build_learner(config: AZConfig) -> Learner:
     proto = game_class(params, 0)
     spec = proto.spec
     obs_dim, num_actions = int(np.prod(spec.observation_shape)), int(spec.num_actions)
-    net = build_torch_net(obs_dim, num_actions, config.hidden, seed=config.seed)
+    conv = None
+    if config.arch == "conv":
+        conv = conv_meta(proto, config.conv_channels, config.conv_blocks, config.conv_head_channels)
+    net = build_torch_net(obs_dim, num_actions, config.hidden, seed=config.seed, conv=conv)
     net.eval()
     optimizer = build_optimizer(net, config.learning_rate, config.weight_decay)
     dtype = storage_dtype(proto)

@@ -1,6 +1,7 @@
 """The torch twin of :class:`~tabletop_envs.agents.az.PolicyValueNet`: build, learn, export.
 
-The twin has the numpy network's MLP (``trunk`` / ``policy`` / ``value``); :func:`to_numpy_net`
+The twin has the numpy network's MLP (``trunk`` / ``policy`` / ``value``), after a conv trunk
+(``conv``, :mod:`tabletop_envs.training.az.torch_conv`) for ``arch "conv"``; :func:`to_numpy_net`
 and :func:`export_npz` turn its weights into that class's ``.npz`` format, which ``AZAgent``
 plays with numpy only. torch is imported inside the functions, so importing this module does
 not need it.
@@ -10,39 +11,52 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from tabletop_envs.core.game import GameState
-from tabletop_envs.search.network import FORMAT, VERSION, PolicyValueNet, game_meta
+from tabletop_envs.search.network import FORMAT, PolicyValueNet, game_meta
+from tabletop_envs.search.network_layout import ARCH_VERSIONS, dense_input
 from tabletop_envs.training.az.buffer import ReplayBuffer
 
 
-def build_torch_net(obs_dim: int, num_actions: int, hidden: Sequence[int], seed: int = 0) -> Any:
+def build_torch_net(
+    obs_dim: int,
+    num_actions: int,
+    hidden: Sequence[int],
+    seed: int = 0,
+    conv: Mapping[str, Any] | None = None,
+) -> Any:
     """Return the torch twin of a :class:`PolicyValueNet`: ``trunk`` / ``policy`` / ``value``.
 
     A ``torch.nn.ModuleDict``: ``trunk`` is Linear+ReLU per hidden layer, ``policy`` and
-    ``value`` are Linear layers over the last hidden layer (see :func:`torch_forward`).
-    Weights start from torch's default initialization under ``torch.manual_seed(seed)``.
+    ``value`` are Linear layers over the last hidden layer (see :func:`torch_forward`). With
+    ``conv`` (a conv network's meta entry, :func:`~tabletop_envs.search.network.conv_meta`) a
+    ``conv`` trunk over the board planes comes first and ``trunk`` reads its output. Weights
+    start from torch's default initialization under ``torch.manual_seed(seed)``.
     """
     import torch
     from torch import nn
 
     torch.manual_seed(seed)
+    modules: dict[str, Any] = {}
+    width = int(obs_dim)
+    if conv is not None:
+        from tabletop_envs.training.az.torch_conv import TorchConvTrunk
+
+        modules["conv"] = TorchConvTrunk(conv)
+        width = dense_input({"obs_dim": int(obs_dim), "arch": "conv", "conv": conv})
     layers: list[Any] = []
-    sizes = [int(obs_dim), *(int(h) for h in hidden)]
+    sizes = [width, *(int(h) for h in hidden)]
     for i in range(len(hidden)):
         layers += [nn.Linear(sizes[i], sizes[i + 1]), nn.ReLU()]
-    return nn.ModuleDict(
-        {
-            "trunk": nn.Sequential(*layers),
-            "policy": nn.Linear(sizes[-1], int(num_actions)),
-            "value": nn.Linear(sizes[-1], 1),
-        }
-    )
+    modules["trunk"] = nn.Sequential(*layers)
+    modules["policy"] = nn.Linear(sizes[-1], int(num_actions))
+    modules["value"] = nn.Linear(sizes[-1], 1)
+    return nn.ModuleDict(modules)
 
 
 def build_optimizer(net: Any, learning_rate: float, weight_decay: float) -> Any:
@@ -70,7 +84,7 @@ def torch_forward(net: Any, obs: Any) -> tuple[Any, Any]:
     """Return ``(logits (B, A), values (B,))`` of the torch net for ``obs`` (B, D) float32."""
     import torch
 
-    x = net["trunk"](obs)
+    x = net["trunk"](net["conv"](obs) if "conv" in net else obs)
     return net["policy"](x), torch.tanh(net["value"](x)).squeeze(-1)
 
 
@@ -154,11 +168,16 @@ def to_numpy_net(net: Any, game: GameState, **extra_meta: Any) -> PolicyValueNet
         put(f"trunk_{i}", layer)
     put("policy", net["policy"])
     put("value", net["value"])
+    arch: dict[str, Any] = {}
+    if "conv" in net:
+        arrays.update(net["conv"].numpy_arrays())
+        arch = {"arch": "conv", "conv": dict(net["conv"].conv)}
     meta = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": ARCH_VERSIONS[arch.get("arch", "mlp")],
         **game_meta(game),
         "hidden": [int(layer.out_features) for layer in trunk],
+        **arch,
         **extra_meta,
     }
     return PolicyValueNet(meta, arrays)

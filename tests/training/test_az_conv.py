@@ -25,6 +25,7 @@ from tabletop_envs.search.network import conv_meta
 from tabletop_envs.training import az
 from tabletop_envs.training.az.cli import build_parser, config_from_args
 from tests.agents.helpers import case_id, env_cases, new_game
+from tests.training.helpers import tiny_az_config
 
 #: Every registered env and parameter set whose game declares board planes.
 BOARD_CASES = [case for case in env_cases() if new_game(*case, 0).board_planes() is not None]
@@ -109,28 +110,17 @@ def test_conv_export_and_load_round_trip(tmp_path: Path) -> None:
 
 # ---- a run --------------------------------------------------------------------------------------
 def _conv_config(tmp_path: Path, **overrides: Any) -> az.AZConfig:
+    """A conv run of seconds on Iris side 3: 4 channels, 1 block, a hidden layer of 8."""
     settings: dict[str, Any] = {
-        "env": "iris_v0",
         "env_kwargs": {"board_size": 3},
         "arch": "conv",
         "conv_channels": 4,
         "conv_blocks": 1,
         "hidden": (8,),
-        "games": 2,
-        "simulations": 2,
-        "iterations": 1,
-        "eval_every": 1,
-        "eval_games": 2,
-        "eval_simulations": 1,
         "eval_opponents": ("random",),
-        "final_eval_games": 2,
-        "buffer_size": 1000,
-        "batch_size": 32,
-        "out": str(tmp_path / "run"),
-        "progress_bar": False,
     }
     settings.update(overrides)
-    return az.AZConfig(**settings)
+    return tiny_az_config(tmp_path, **settings)
 
 
 def test_a_ci_sized_conv_run_ships_a_conv_file_and_resumes(tmp_path: Path) -> None:

@@ -32,33 +32,13 @@ from tabletop_envs.envs.registry import env_spec
 from tabletop_envs.evaluation import play_game, run_arena
 from tabletop_envs.training import az
 from tabletop_envs.training.az import evaluation as az_evaluation
+from tests.training.helpers import tiny_az_config
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _game(env: str, **kwargs):
     return env_spec(env).load_game().new(seed=0, **kwargs)
-
-
-def _tiny(tmp_path: Path, env: str = "iris_v0", **overrides) -> az.AZConfig:
-    """A run of seconds: one hidden layer of 16, 2 games of 2 simulations a move."""
-    settings = {
-        "env": env,
-        "hidden": (16,),
-        "games": 2,
-        "simulations": 2,
-        "iterations": 1,
-        "eval_every": 1,
-        "eval_games": 2,
-        "eval_simulations": 1,
-        "final_eval_games": 2,
-        "buffer_size": 1000,
-        "batch_size": 32,
-        "out": str(tmp_path / "run"),
-        "progress_bar": False,
-    }
-    settings.update(overrides)
-    return az.AZConfig(**settings)
 
 
 def _quiet(text: str) -> None:
@@ -291,7 +271,7 @@ def test_expert_games_soft_targets_and_exploration() -> None:
 
 def test_warm_start_fits_the_expert_before_self_play(tmp_path: Path) -> None:
     lines: list[str] = []
-    config = _tiny(
+    config = tiny_az_config(
         tmp_path,
         "isis_osiris_v0",
         warm_start="greedy",
@@ -331,7 +311,7 @@ def test_warm_start_fits_the_expert_before_self_play(tmp_path: Path) -> None:
     assert agree > 0.6
     # resuming does not warm-start again
     lines.clear()
-    again = _tiny(
+    again = tiny_az_config(
         tmp_path,
         "isis_osiris_v0",
         warm_start="greedy",
@@ -400,7 +380,7 @@ def test_an_opponent_plays_its_seat_and_gives_no_rows() -> None:
 def test_ci_sized_run_writes_a_playable_model(
     tmp_path: Path, env: str, kwargs: dict, target: str
 ) -> None:
-    config = _tiny(tmp_path, env, env_kwargs=kwargs, value_target=target)
+    config = tiny_az_config(tmp_path, env, env_kwargs=kwargs, value_target=target)
     az.train_az(config, log=_quiet)
     out = Path(config.out)
     assert {p.name for p in out.iterdir()} == {
@@ -438,8 +418,10 @@ def test_ci_sized_run_writes_a_playable_model(
 
 
 def test_float16_model_is_the_float32_model_rounded(tmp_path: Path) -> None:
-    full = _tiny(tmp_path / "a", "irk_v0", eval_every=0, final_eval_games=0)
-    half = _tiny(tmp_path / "b", "irk_v0", eval_every=0, final_eval_games=0, model_dtype="float16")
+    full = tiny_az_config(tmp_path / "a", "irk_v0", eval_every=0, final_eval_games=0)
+    half = tiny_az_config(
+        tmp_path / "b", "irk_v0", eval_every=0, final_eval_games=0, model_dtype="float16"
+    )
     az.train_az(full, log=_quiet)
     az.train_az(half, log=_quiet)
     with np.load(Path(half.out) / "model.npz") as data:
@@ -471,7 +453,7 @@ def test_keep_best_ships_the_best_evaluated_model(tmp_path: Path, monkeypatch) -
 
     monkeypatch.setattr(az_evaluation, "evaluate_file", fake_evaluate)
     lines: list[str] = []
-    config = _tiny(
+    config = tiny_az_config(
         tmp_path,
         iterations=3,
         eval_every=1,
@@ -489,16 +471,18 @@ def test_keep_best_ships_the_best_evaluated_model(tmp_path: Path, monkeypatch) -
     assert played == [("model.npz", 1), ("model.npz", 2), ("model.npz", 3), ("best.npz", 2)]
     assert sum("best so far" in line for line in lines) == 2
     with pytest.raises(ValueError, match="keep_best chooses by the periodic evaluations"):
-        _tiny(tmp_path, eval_every=0, keep_best=True)
+        tiny_az_config(tmp_path, eval_every=0, keep_best=True)
 
 
 def test_resume_continues_exactly_where_the_checkpoint_stopped(tmp_path: Path) -> None:
-    straight = _tiny(tmp_path / "a", "isis_osiris_v0", iterations=2, eval_every=0)
+    straight = tiny_az_config(tmp_path / "a", "isis_osiris_v0", iterations=2, eval_every=0)
     az.train_az(straight, log=_quiet)
-    first = _tiny(tmp_path / "b", "isis_osiris_v0", iterations=1, eval_every=0)
+    first = tiny_az_config(tmp_path / "b", "isis_osiris_v0", iterations=1, eval_every=0)
     az.train_az(first, log=_quiet)
     lines: list[str] = []
-    resumed = _tiny(tmp_path / "b", "isis_osiris_v0", iterations=2, eval_every=0, resume=first.out)
+    resumed = tiny_az_config(
+        tmp_path / "b", "isis_osiris_v0", iterations=2, eval_every=0, resume=first.out
+    )
     results = az.train_az(resumed, log=lines.append)
     assert any(line.startswith("resumed") and "iteration 1" in line for line in lines)
     assert results["iterations_done"] == 2 and len(results["iterations"]) == 2
@@ -510,19 +494,19 @@ def test_resume_continues_exactly_where_the_checkpoint_stopped(tmp_path: Path) -
 
 
 def test_resume_refuses_another_network_or_game(tmp_path: Path) -> None:
-    first = _tiny(tmp_path, "iris_v0", eval_every=0, final_eval_games=0)
+    first = tiny_az_config(tmp_path, "iris_v0", eval_every=0, final_eval_games=0)
     az.train_az(first, log=_quiet)
     for change in ({"hidden": (32,)}, {"env_kwargs": {"board_size": 4}}):
-        config = _tiny(tmp_path, "iris_v0", iterations=2, resume=first.out, **change)
+        config = tiny_az_config(tmp_path, "iris_v0", iterations=2, resume=first.out, **change)
         with pytest.raises(ValueError, match="cannot resume"):
             az.train_az(config, log=_quiet)
     with pytest.raises(ValueError, match="no checkpoint"):
-        az.train_az(_tiny(tmp_path, resume=str(tmp_path / "nowhere")), log=_quiet)
+        az.train_az(tiny_az_config(tmp_path, resume=str(tmp_path / "nowhere")), log=_quiet)
 
 
 def test_time_budget_starts_no_iteration_past_it(tmp_path: Path) -> None:
     lines: list[str] = []
-    config = _tiny(tmp_path, iterations=0, time_budget=1e-6, final_eval_games=0)
+    config = tiny_az_config(tmp_path, iterations=0, time_budget=1e-6, final_eval_games=0)
     results = az.train_az(config, log=lines.append)
     assert results["iterations_done"] == 0
     assert any("time budget" in line for line in lines)
@@ -568,7 +552,7 @@ def test_a_time_budget_alone_runs_until_it() -> None:
 )
 def test_bad_settings_are_named(tmp_path: Path, overrides: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        _tiny(tmp_path, **overrides)
+        tiny_az_config(tmp_path, **overrides)
 
 
 def test_old_setting_names_are_read_as_the_playout_settings() -> None:
@@ -592,7 +576,7 @@ def test_old_setting_names_are_read_as_the_playout_settings() -> None:
 
 
 def test_resume_reads_a_checkpoint_saved_with_the_old_names(tmp_path: Path) -> None:
-    first = _tiny(tmp_path, final_eval_games=0, eval_opponents=("random",))
+    first = tiny_az_config(tmp_path, final_eval_games=0, eval_opponents=("random",))
     az.train_az(first, log=_quiet)
     path = Path(first.out) / "checkpoint.pt"
     saved = torch.load(path, weights_only=True)
@@ -602,7 +586,7 @@ def test_resume_reads_a_checkpoint_saved_with_the_old_names(tmp_path: Path) -> N
     result["rollout_weight"], result["rollout_policy"] = result.pop("playout_weight"), "random"
     del result["playout"]
     torch.save(saved, path)
-    resumed = _tiny(
+    resumed = tiny_az_config(
         tmp_path, iterations=2, final_eval_games=0, eval_opponents=("random",), resume=first.out
     )
     results = az.train_az(resumed, log=_quiet)

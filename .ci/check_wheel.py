@@ -17,10 +17,12 @@ from importlib import metadata
 
 HEAVY = ("torch", "stable_baselines3", "sb3_contrib", "matplotlib", "pygame")
 # Modules allowed to need an extra at import time, with the packages it brings (the train extra:
-# torch and SB3, imported at the top of the CNN policies; the web extra: Starlette, imported by
-# the web app); every other module must import with the base dependencies only.
+# torch and SB3, imported at the top of the CNN policies and of the AZ conv trunk's torch twin;
+# the web extra: Starlette, imported by the web app); every other module must import with the
+# base dependencies only.
 NEEDS_EXTRA = {
     "tabletop_envs.training.cnn": ("train", HEAVY),
+    "tabletop_envs.training.az.torch_conv": ("train", HEAVY),
     "tabletop_envs.web.app": ("web", ("starlette", "uvicorn", "anyio")),
 }
 

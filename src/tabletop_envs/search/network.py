@@ -64,7 +64,13 @@ from tabletop_envs.search.network_file import (
     read_network,
     shown_name,
 )
-from tabletop_envs.search.network_layout import ARCH_VERSIONS, ARCHS, arch_of, array_shapes
+from tabletop_envs.search.network_layout import (
+    ARCH_VERSIONS,
+    ARCHS,
+    DEFAULT_CONV,
+    arch_of,
+    array_shapes,
+)
 
 __all__ = [
     "ARCHS",
@@ -109,7 +115,10 @@ def game_meta(game: GameState | type[GameState], params: Any = None) -> dict[str
 
 
 def conv_meta(
-    game: GameState, channels: int = 32, blocks: int = 2, head_channels: int = 4
+    game: GameState,
+    channels: int = DEFAULT_CONV["channels"],
+    blocks: int = DEFAULT_CONV["blocks"],
+    head_channels: int = DEFAULT_CONV["head_channels"],
 ) -> dict[str, Any]:
     """Return the ``conv`` entry of a conv network's meta for ``game``'s board planes.
 

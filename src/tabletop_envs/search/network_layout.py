@@ -38,6 +38,9 @@ ARCHS = ("mlp", "conv")
 ARCH_VERSIONS = {"mlp": 1, "conv": 2}
 #: The keys of ``meta["conv"]``, all required.
 CONV_KEYS = ("board", "channels", "blocks", "head_channels")
+#: A conv trunk's default channels, residual blocks and reduction channels (16 channels keep
+#: Iris's convolutions below the size at which OpenBLAS starts threads).
+DEFAULT_CONV = {"channels": 16, "blocks": 2, "head_channels": 4}
 #: Most channels of a convolution, residual blocks and board cells a file may declare.
 MAX_CHANNELS = 1024
 MAX_BLOCKS = 64

@@ -23,7 +23,7 @@ from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
 from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED, MAX_CONSIDERED
 from tabletop_envs.search.network import ROLLOUT_POLICIES
 from tabletop_envs.search.network_file import ROOTS
-from tabletop_envs.search.network_layout import ARCHS
+from tabletop_envs.search.network_layout import ARCHS, DEFAULT_CONV
 from tabletop_envs.search.values import VALUE_TARGETS
 
 #: Weights of ``model.npz``: float16 halves the file.
@@ -124,7 +124,7 @@ class AZConfig(Config):
         "the --hidden layers over that map and the other observation entries)",
     )
     conv_channels: int = setting(
-        16,
+        DEFAULT_CONV["channels"],
         low=1,
         high=256,
         help="--arch conv: channels of every 3x3 convolution (each doubling is about 4 times the "
@@ -132,10 +132,16 @@ class AZConfig(Config):
         "threads in the numpy agent, slow on a busy machine: play with OPENBLAS_NUM_THREADS=1)",
     )
     conv_blocks: int = setting(
-        2, low=0, high=16, help="--arch conv: residual blocks after the first convolution"
+        DEFAULT_CONV["blocks"],
+        low=0,
+        high=16,
+        help="--arch conv: residual blocks after the first convolution",
     )
     conv_head_channels: int = setting(
-        4, low=1, high=64, help="--arch conv: channels of the 1x1 reduction the dense layers read"
+        DEFAULT_CONV["head_channels"],
+        low=1,
+        high=64,
+        help="--arch conv: channels of the 1x1 reduction the dense layers read",
     )
     games: int = setting(
         64,

@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from tabletop_envs.core.game import GameState
 from tabletop_envs.training import az
 
 
@@ -27,3 +30,15 @@ def tiny_az_config(tmp_path: Path, env: str = "iris_v0", **overrides: Any) -> az
     }
     settings.update(overrides)
     return az.AZConfig(**settings)
+
+
+def probe_masks(game: GameState, rows: int, rng: np.random.Generator) -> np.ndarray:
+    """Masks to compare two forward passes on: ``game``'s own legal actions (row 0), a single
+    legal action (row 1), every action legal (row 2), random ones after."""
+    actions = game.spec.num_actions
+    mask = rng.random((rows, actions)) < 0.3
+    mask[1] = False
+    mask[1, actions - 1] = True
+    mask[2] = True
+    mask[0] = game.legal_mask().astype(bool)
+    return mask

@@ -25,7 +25,7 @@ from tabletop_envs.search.network import conv_meta
 from tabletop_envs.training import az
 from tabletop_envs.training.az.cli import build_parser, config_from_args
 from tests.agents.helpers import case_id, env_cases, new_game
-from tests.training.helpers import tiny_az_config
+from tests.training.helpers import probe_masks, tiny_az_config
 
 #: Every registered env and parameter set whose game declares board planes.
 BOARD_CASES = [case for case in env_cases() if new_game(*case, 0).board_planes() is not None]
@@ -52,11 +52,7 @@ def test_numpy_conv_forward_equals_torch(case: tuple[str, dict[str, Any]]) -> No
     d, a = numpy_net.obs_dim, numpy_net.num_actions
     obs = (rng.random((9, d)) < 0.2).astype(np.float32)  # sparse, as one-hot planes are
     obs[0] = encode(game, game.current_player)
-    mask = rng.random((9, a)) < 0.3
-    mask[1] = False
-    mask[1, a - 1] = True  # a single legal action
-    mask[2] = True  # every action legal
-    mask[0] = game.legal_mask().astype(bool)
+    mask = probe_masks(game, 9, rng)
     priors, values = numpy_net(obs, mask)
     with torch.no_grad():
         features = net["conv"](torch.from_numpy(obs)).numpy()

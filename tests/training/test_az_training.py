@@ -32,7 +32,7 @@ from tabletop_envs.envs.registry import env_spec
 from tabletop_envs.evaluation import play_game, run_arena
 from tabletop_envs.training import az
 from tabletop_envs.training.az import evaluation as az_evaluation
-from tests.training.helpers import tiny_az_config
+from tests.training.helpers import probe_masks, tiny_az_config
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,11 +65,7 @@ def test_numpy_forward_equals_torch(env: str, kwargs: dict, hidden: tuple[int, .
     rng = np.random.default_rng(0)
     obs = rng.integers(-2, 3, size=(17, d)).astype(np.float32)
     obs[0] = encode(game, 0)
-    mask = rng.random((17, a)) < 0.3
-    mask[1] = False
-    mask[1, a - 1] = True  # a single legal action
-    mask[2] = True  # every action legal
-    mask[0] = game.legal_mask().astype(bool)
+    mask = probe_masks(game, 17, rng)
     priors, values = numpy_net(obs, mask)
     logits, torch_values = az.torch_forward(net, torch.from_numpy(obs))
     torch_priors = az.masked_priors(logits, torch.from_numpy(mask)).detach().numpy()

@@ -61,11 +61,13 @@ def _mcts_root(game: Any, iterations: int, playout: str, seed: int) -> list:
     return [root.n, stats, agent.act(game, game.current_player)]
 
 
-@pytest.mark.parametrize("case", sorted(FIGURES["shallow"]))
-def test_searches_and_agents_reproduce_the_figures_recorded_before_the_move(case):
-    """PUCT visit counts and priors, UCT root statistics and agents' moves (floats to 1e-4)."""
+def shallow_figures(case: str, keys: Any) -> dict[str, Any]:
+    """The shallow figures of ``case`` today (``keys``: the recorded ones, for the agents' moves).
+
+    Re-recording after an intended change (a new packaged network): ``{case:
+    shallow_figures(case, FIGURES["shallow"][case]) for case in FIGURES["shallow"]}``.
+    """
     name, params = _case(case)
-    expected = FIGURES["shallow"][case]
     games = choice_positions(name, params, 0)[:3]
     net = _net(name, params)
     sims = 12 if name == "irk_v0" else 24
@@ -81,7 +83,7 @@ def test_searches_and_agents_reproduce_the_figures_recorded_before_the_move(case
             found[f"mcts_r{k}"] = _mcts_root(game, 40, "random", k)
             if k % 2 == 1:
                 found[f"mcts_g{k}"] = _mcts_root(game, 4 if name == "irk_v0" else 8, "greedy", k)
-        for key in expected:
+        for key in keys:
             kind, _, spec = key.partition(" ")
             if kind == "fresh":
                 agents = [make_agent(spec, name, seed=k) for k in range(len(games))]
@@ -93,7 +95,14 @@ def test_searches_and_agents_reproduce_the_figures_recorded_before_the_move(case
                 found[key] = [agent.act(g, g.current_player) for g in games]
         az = AZAgent(net, simulations=8, seed=3, playout_weight=0.5)
         found["az"] = [az.act(g, g.current_player) for g in games]
-    found = json.loads(json.dumps(found))  # tuples to lists, as recorded
+    return json.loads(json.dumps(found))  # tuples to lists, as recorded
+
+
+@pytest.mark.parametrize("case", sorted(FIGURES["shallow"]))
+def test_searches_and_agents_reproduce_the_figures_recorded_before_the_move(case):
+    """PUCT visit counts and priors, UCT root statistics and agents' moves (floats to 1e-4)."""
+    expected = FIGURES["shallow"][case]
+    found = shallow_figures(case, expected)
     assert found.keys() == expected.keys()
     for key, value in expected.items():
         assert not compare(found[key], value), (key, compare(found[key], value))

@@ -7,10 +7,10 @@
 
 Reads a network file written by AlphaZero-style training (``model.npz`` or ``best.npz``),
 checks that it plays ``--env``'s default parameters, sets the agent's defaults in its meta
-(``--simulations``, ``--playout-weight``, ``--playout`` and ``--root``, stored under the file
-format's names ``simulations``, ``rollout_weight``, ``rollout_policy`` and ``root``; an option
-left out keeps the
-file's own; ``--rollout-weight`` and ``--rollout-policy`` are the old spellings) and writes it
+(``--simulations``, ``--playout-weight``, ``--playout``, ``--root`` and ``--value-target``, stored
+under the file format's names ``simulations``, ``rollout_weight``, ``rollout_policy``, ``root``
+and ``value_target``; an option left out keeps the file's own; ``--rollout-weight`` and
+``--rollout-policy`` are the old spellings) and writes it
 to ``--out``, by default ``src/tabletop_envs/agents/experts/<env>.npz``,
 the file ``make_agent("expert", env)`` loads (shipped in the wheel). Prints the file's size:
 a packaged expert must stay within 2 MB. Numpy only.
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from tabletop_envs.agents.az import ROLLOUT_POLICIES, PolicyValueNet
 from tabletop_envs.envs.registry import env_spec, registered_envs
-from tabletop_envs.search.network_file import ROOTS
+from tabletop_envs.search.network_file import ROOTS, VALUE_TARGETS
 
 EXPERTS = Path(__file__).resolve().parents[1] / "src" / "tabletop_envs" / "agents" / "experts"
 
@@ -56,6 +56,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--root", choices=ROOTS, help="the search's root rule: puct (most visited) or gumbel"
     )
+    parser.add_argument(
+        "--value-target",
+        choices=VALUE_TARGETS,
+        help="the scale the search backs up finished games and playouts on: result (win/loss) "
+        "or score (score margins); a network trained on margins may play stronger on results",
+    )
     parser.add_argument("--dtype", choices=("float32", "float16"), default="float32")
     parser.add_argument("--out", help="default: the package's experts/<env>.npz")
     args = parser.parse_args(argv)
@@ -63,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         net = PolicyValueNet.load(args.network)
         net.check_game(env_spec(args.env).load_game().new(seed=0))
         meta = dict(net.meta, env=args.env)
-        for key in ("simulations", "rollout_weight", "rollout_policy", "root"):
+        for key in ("simulations", "rollout_weight", "rollout_policy", "root", "value_target"):
             if getattr(args, key) is not None:
                 meta[key] = getattr(args, key)
         packaged = PolicyValueNet(meta, net.arrays)  # checks the new meta
@@ -76,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"wrote {out}: {size / 1e6:.2f} MB, simulations={meta.get('simulations', 'default')}, "
         f"playout_weight={meta.get('rollout_weight', 0)}, "
-        f"playout={meta.get('rollout_policy', 'random')}, root={meta.get('root', 'puct')}"
+        f"playout={meta.get('rollout_policy', 'random')}, root={meta.get('root', 'puct')}, "
+        f"value_target={meta.get('value_target', 'the returns')}"
     )
     return 0
 

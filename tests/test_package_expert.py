@@ -44,6 +44,23 @@ def test_packaging_sets_the_defaults_and_keeps_the_weights(tmp_path, capsys):
     assert _script().main([*argv, "--playout-weight", "0.25", "--playout", "greedy"]) == 0
     meta = PolicyValueNet.load(out).meta
     assert (meta["rollout_weight"], meta["rollout_policy"]) == (0.25, "greedy")
+    assert "value_target" not in meta  # left out, and the file records none
+
+
+def test_packaging_sets_the_scale_the_search_plays_on(tmp_path):
+    """A network trained on score margins, packaged to back up results (as Isis & Osiris's)."""
+    net = PolicyValueNet.initial(IrkState.new(seed=0), hidden=(8,), seed=0)
+    trained = PolicyValueNet({**net.meta, "value_target": "score", "score_scale": 5.0}, net.arrays)
+    trained.save(tmp_path / "best.npz")
+    out = tmp_path / "expert.npz"
+    argv = [str(tmp_path / "best.npz"), "--env", "irk_v0", "--out", str(out)]
+    assert _script().main([*argv, "--value-target", "result"]) == 0
+    agent = make_agent(f"az:{out}", "irk_v0")
+    assert agent.value_target == "result"
+    assert _script().main(argv) == 0  # left out: the file's own
+    assert make_agent(f"az:{out}", "irk_v0").value_target == "score"
+    with pytest.raises(SystemExit):
+        _script().main([*argv, "--value-target", "margin"])
 
 
 def test_packaging_refuses_a_network_of_another_game_or_bad_settings(tmp_path, capsys):

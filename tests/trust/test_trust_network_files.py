@@ -668,6 +668,11 @@ def _replaced(name: str, content: bytes) -> bytes:
 
 
 # each case: (the file, the member named, what the message says)
+def _half(data: bytes) -> bytes:
+    """The first half of a file: its zip directory, at the end, is gone whatever its size."""
+    return data[: len(data) // 2]
+
+
 REFUSALS = {
     "encrypted": (lambda: _spoiled("trunk_0_b.npy", flags=0x1), "trunk_0_b.npy", "encrypted"),
     "bzip2": (
@@ -723,7 +728,7 @@ REFUSALS = {
         "meta.npy",
         "the meta takes at most 1048576",
     ),
-    "cut": (lambda: nf.expert_bytes("iris_v0")[:300_000], None, "not a zip archive"),
+    "cut": (lambda: _half(nf.expert_bytes("iris_v0")), None, "not a zip archive"),
     "npy format 3.0": (
         lambda: _replaced("value_b.npy", nf.npy_header("<f4", (1,), version=(3, 0)) + bytes(4)),
         "value_b.npy",
@@ -760,7 +765,7 @@ def test_a_source_that_is_no_file_is_refused() -> None:
 
 # ---- the command line --------------------------------------------------------------------------
 CLI_FILES = {
-    "cut.npz": lambda: nf.expert_bytes("iris_v0")[:300_000],
+    "cut.npz": lambda: _half(nf.expert_bytes("iris_v0")),
     "bomb.npz": lambda: BOMBS["a meta of N zeros"](CI_BOMB),
     "encrypted.npz": REFUSALS["encrypted"][0],
     "meta-bytes.npz": REFUSALS["meta as bytes"][0],

@@ -667,12 +667,12 @@ def _replaced(name: str, content: bytes) -> bytes:
     return nf.net_file({**nf.net_members(nf.small_net(0)), name: content})
 
 
-# each case: (the file, the member named, what the message says)
 def _half(data: bytes) -> bytes:
     """The first half of a file: its zip directory, at the end, is gone whatever its size."""
     return data[: len(data) // 2]
 
 
+# each case: (the file, the member named, what the message says)
 REFUSALS = {
     "encrypted": (lambda: _spoiled("trunk_0_b.npy", flags=0x1), "trunk_0_b.npy", "encrypted"),
     "bzip2": (

@@ -427,6 +427,21 @@ def as_json(value: Any) -> Any:
 RENAMED_KEYS = {"rollout_weight": "playout_weight", "rollout_policy": "playout"}
 
 
+def comparable(section: str, new: Any, old: Any) -> Any:
+    """Return the figures of ``section`` as the test compares them with the recorded ``old``.
+
+    The results files (each arena's, the training runs' ``results``) may gain entries
+    (:func:`like`); every other figure is compared whole.
+    """
+    if section == "arenas" and isinstance(new, dict) and isinstance(old, dict):
+        return {
+            name: like(value, old[name]) if name in old else value for name, value in new.items()
+        }
+    if section in ("az_training", "ppo_training") and isinstance(old, dict) and "results" in old:
+        return {**new, "results": like(new["results"], old["results"])}
+    return new
+
+
 def like(new: Any, old: Any) -> Any:
     """Return ``new`` restricted to the dict keys ``old`` has, recursively (results files).
 

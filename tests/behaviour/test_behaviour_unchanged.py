@@ -67,7 +67,7 @@ def test_agent_moves_unchanged(
 @pytest.mark.parametrize("name", list(figures.ARENAS))
 def test_arena_unchanged(name: str, baseline: dict[str, Any]) -> None:
     old = baseline["arenas"][name]
-    new = figures.like(figures.as_json(figures.arena(name)), old)
+    new = figures.like(figures.as_json(figures.arena(name)), old)  # as figures.comparable
     assert_same(new, old, f"arena {name}", baseline)
 
 
@@ -75,8 +75,7 @@ def test_az_training_unchanged(baseline: dict[str, Any]) -> None:
     pytest.importorskip("torch")
     pytest.importorskip("matplotlib")  # the run draws winrate.png
     old = baseline["az_training"]
-    new = figures.as_json(figures.az_training())
-    new["results"] = figures.like(new["results"], old["results"])
+    new = figures.comparable("az_training", figures.as_json(figures.az_training()), old)
     assert_same(new, old, "the AZ training run", baseline)
 
 
@@ -85,6 +84,5 @@ def test_ppo_training_unchanged(baseline: dict[str, Any]) -> None:
     pytest.importorskip("sb3_contrib")
     pytest.importorskip("matplotlib")  # the run draws winrate.png
     old = baseline["ppo_training"]
-    new = figures.as_json(figures.ppo_training())
-    new["results"] = figures.like(new["results"], old["results"])
+    new = figures.comparable("ppo_training", figures.as_json(figures.ppo_training()), old)
     assert_same(new, old, "the PPO training run", baseline)

@@ -66,10 +66,8 @@ from typing import Any
 import numpy as np
 
 import tabletop_envs
-from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import DefaultsHelpFormatter, parse_assignment
-from tabletop_envs.core.game import GameState
 from tabletop_envs.evaluation import stats
 from tabletop_envs.evaluation.arena import run_arena
 from tabletop_envs.evaluation.stats import (
@@ -100,7 +98,7 @@ class Pair:
     draws: int
     wins_b: int
     moves: tuple[int, int] = (0, 0)  # per agent (a, b)
-    agent_seconds: tuple[float, float] = (0.0, 0.0)  # CPU time of the moves (wall on Ray)
+    agent_seconds: tuple[float, float] = (0.0, 0.0)  # CPU time of each agent's moves
     cpu_seconds: float = 0.0  # of the whole match (this process's CPU time; wall with --ray)
     versions: dict[str, str] = field(default_factory=dict)
 
@@ -159,31 +157,6 @@ class Pair:
         )
 
 
-class CpuTimed(Agent):
-    """Plays as ``inner`` and adds up the CPU time of its decisions (this process's time).
-
-    The arena clocks agents by elapsed time, which on a busy machine counts other programs' turns
-    too; a ladder reports CPU time per move. Seeding and choices are ``inner``'s, unchanged.
-    """
-
-    def __init__(self, inner: Agent) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.spec = getattr(inner, "spec", inner.name)
-        self.cpu_seconds = 0.0
-
-    def reset(self, seed: int | None = None) -> None:
-        """Reset ``inner`` with ``seed``."""
-        self.inner.reset(seed)
-
-    def act(self, game: GameState, seat: int) -> int:
-        """Return ``inner``'s action, adding the CPU time it took."""
-        start = time.process_time()
-        action = self.inner.act(game, seat)
-        self.cpu_seconds += time.process_time() - start
-        return action
-
-
 def play_pair(
     env_name: str,
     a: str,
@@ -196,16 +169,13 @@ def play_pair(
 ) -> Pair:
     """Play ``games`` arena games of ``a`` against ``b`` (seats alternate) and count them.
 
-    The games are :func:`run_arena`'s with the specs ``[a, b]``: locally each agent is built as
-    the arena builds it (``make_agent(spec, env_name)``, reset with the arena's seed before
-    every game, one seat per game) and wrapped in :class:`CpuTimed`; on Ray the specs go as
-    they are and the times are the arena's elapsed ones.
+    The games are :func:`run_arena`'s with the specs ``[a, b]``, and each agent's time per
+    move is the arena's: the CPU time of its decisions, in whichever process played them.
     """
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    timed = [] if ray_workers else [CpuTimed(make_agent(spec, env_name)) for spec in (a, b)]
     result = run_arena(
         env_name,
-        timed or [a, b],
+        [a, b],
         games,
         seed=seed,
         env_kwargs=env_kwargs,
@@ -223,9 +193,7 @@ def play_pair(
         draws=sa.draws,
         wins_b=sb.wins,
         moves=(sa.moves, sb.moves),
-        agent_seconds=(
-            (timed[0].cpu_seconds, timed[1].cpu_seconds) if timed else (sa.seconds, sb.seconds)
-        ),
+        agent_seconds=(sa.seconds, sb.seconds),
         cpu_seconds=spent,
         versions=versions(),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections import Counter
 
 import numpy as np
@@ -124,6 +125,37 @@ def test_table_and_json_report_rates_and_intervals():
     )
     text = result.table()
     assert "greedy" in text and "win% [95% CI]" in text
+
+
+class _Sleeper(RandomAgent):
+    """A random agent that waits 20 ms before each move: elapsed time, no CPU time."""
+
+    name = "sleeper"
+
+    def act(self, game, seat):
+        time.sleep(0.02)
+        return super().act(game, seat)
+
+
+class _Spinner(RandomAgent):
+    """A random agent that computes for 20 ms of CPU time before each move."""
+
+    name = "spinner"
+
+    def act(self, game, seat):
+        start = time.process_time()
+        while time.process_time() - start < 0.02:
+            pass
+        return super().act(game, seat)
+
+
+def test_time_per_move_is_cpu_time_so_waiting_and_other_programs_do_not_count():
+    result = run_arena(
+        "iris_v0", [_Sleeper(0), _Spinner(1)], 2, seed=0, env_kwargs={"board_size": 3}
+    )
+    sleeper, spinner = (entry["seconds_per_move"] for entry in result.to_dict()["agents"])
+    assert sleeper < 0.005  # 20 ms asleep each move: elapsed, not CPU
+    assert 0.02 <= spinner < 0.2
 
 
 def test_agent_instances_and_duplicate_names():

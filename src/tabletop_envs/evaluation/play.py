@@ -137,7 +137,8 @@ def play_game(
 ) -> int:
     """Play ``game`` to its end, ``seat_agents[s]`` choosing for seat ``s``; return the steps.
 
-    ``on_move(seat, seconds)`` hears how long each choice took. An illegal action raises
+    ``on_move(seat, seconds)`` hears the CPU time each choice took (this process's,
+    ``time.process_time``: other programs on a busy machine do not count). An illegal action raises
     RuntimeError naming the agent (``names[seat]``), as does a game longer than its declared
     maximum.
     """
@@ -145,10 +146,10 @@ def play_game(
     steps = 0
     while not game.is_terminal:
         seat = game.current_player
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         action = seat_agents[seat].act(game, seat)
         if on_move is not None:
-            on_move(seat, time.perf_counter() - t0)
+            on_move(seat, time.process_time() - t0)
         try:
             game.apply(action)
         except IllegalActionError as err:

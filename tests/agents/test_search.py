@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections.abc import Iterable
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ def _mcts_root(game: Any, iterations: int, playout: str, seed: int) -> list:
     return [root.n, stats, agent.act(game, game.current_player)]
 
 
-def shallow_figures(case: str, keys: Any) -> dict[str, Any]:
+def shallow_figures(case: str, keys: Iterable[str]) -> dict[str, Any]:
     """The shallow figures of ``case`` today (``keys``: the recorded ones, for the agents' moves).
 
     Re-recording after an intended change (a new packaged network): ``{case:

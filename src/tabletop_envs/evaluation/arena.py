@@ -58,7 +58,7 @@ class AgentStats:
     losses: int = 0
     return_sum: float = 0.0
     moves: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # CPU time of its decisions (time.process_time of the playing process)
     per_seat: dict[int, list[int]] = field(default_factory=dict)  # seat -> [wins, draws, losses]
 
     def rate(self, what: str) -> float:

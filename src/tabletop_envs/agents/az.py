@@ -36,8 +36,21 @@ from tabletop_envs.search.network import (
 )
 from tabletop_envs.search.network_file import ROOTS
 from tabletop_envs.search.playouts import PLAYOUTS, check_playout, check_playout_weight, renamed
-from tabletop_envs.search.puct import check_c_puct, puct_search, run_puct
-from tabletop_envs.search.values import DEFAULT_SCORE_SCALE
+from tabletop_envs.search.puct import (
+    SearchOptions,
+    check_c_puct,
+    puct_search,
+    puct_select,
+    run_puct,
+    search_trees,
+    visit_counts,
+)
+from tabletop_envs.search.reuse import KeptTree
+from tabletop_envs.search.values import (
+    DEFAULT_SCORE_SCALE,
+    check_score_scale,
+    check_value_target,
+)
 
 __all__ = [
     "DEFAULT_SIMULATIONS",
@@ -82,6 +95,11 @@ class AZAgent(Agent):
     ``simulations=0`` plays the network's most likely legal action without search. A decision
     with a single legal action is returned at once. The search reads only what the seat may know.
 
+    ``reuse=True`` (PUCT root only): when the seat decides again right after its own move
+    (Iris's second stone, a placement after a reveal), the search goes on in the subtree the
+    last search grew below that move (:mod:`~tabletop_envs.search.reuse`), its visits counted.
+    ``reuse=None`` takes the file's ``"reuse"``, else False. :meth:`reset` forgets the tree.
+
     Finished games and playouts are valued on the scale the network learnt: the file's
     ``"value_target"`` and ``"score_scale"`` (a file without them: the game's returns scaled to
     [-1, 1], as before files recorded them; see :class:`~tabletop_envs.search.values.ValueScale`).
@@ -104,6 +122,7 @@ class AZAgent(Agent):
         network: bool = True,
         root: str | None = None,
         considered: int = DEFAULT_CONSIDERED,
+        reuse: bool | None = None,
         rollout_weight: float | None = None,
         rollout_policy: str | None = None,
     ) -> None:
@@ -138,6 +157,14 @@ class AZAgent(Agent):
             raise InvalidParameterError(f"root must be one of {', '.join(ROOTS)}, got {root!r}")
         self.root = root
         self.considered = check_int_range("considered", considered, 1, MAX_CONSIDERED)
+        if reuse is not None and not isinstance(reuse, bool):
+            raise InvalidParameterError(f"reuse must be True or False, got {reuse!r}")
+        if reuse and root == "gumbel":
+            raise InvalidParameterError("reuse=True needs root=puct (a Gumbel root starts afresh)")
+        if reuse is None:
+            reuse = root == "puct" and bool(net.meta.get("reuse", False))
+        self.reuse = reuse
+        self._kept = KeptTree()
         self.evaluate: Evaluator = net if network else uniform_evaluator
         self.value_target: str | None = net.meta.get("value_target")
         self.score_scale = float(net.meta.get("score_scale", DEFAULT_SCORE_SCALE))
@@ -157,7 +184,8 @@ class AZAgent(Agent):
         return self.playout
 
     def reset(self, seed: int | None = None) -> None:
-        """Reseed the agent's stream (``None``: fresh entropy on first use, else continue)."""
+        """Forget the kept tree; reseed the stream (``None``: fresh entropy on first use)."""
+        self._kept.clear()
         if seed is not None or not hasattr(self, "rng"):
             self.rng = np.random.default_rng(seed)
 
@@ -194,20 +222,22 @@ class AZAgent(Agent):
                 score_scale=self.score_scale,
             )
             return result.actions[0]
-        counts, root_priors = puct_search(
-            [game],
-            [seat],
-            self.evaluate,
-            self.simulations,
-            self.rng,
-            c_puct=self.c_puct,
-            playout_weight=self.playout_weight,
-            playout=self.playout,
-            value_target=self.value_target,
-            score_scale=self.score_scale,
+        options = SearchOptions(
+            self.c_puct,
+            (None, 0.0),  # no root noise
+            (self.playout_weight, "playout_weight"),
+            (self.playout, "playout"),
+            (check_value_target(self.value_target), check_score_scale(self.score_scale)),
         )
-        visits, prior = counts[0].tolist(), root_priors[0].tolist()
-        return int(max(legal, key=lambda a: (visits[a], prior[a], -a)))
+        kept = [self._kept.take(game)] if self.reuse else None
+        trees, root_priors = search_trees(
+            [game], [seat], self.evaluate, self.simulations, self.rng, options, [puct_select], kept
+        )
+        visits, prior = visit_counts(trees, root_priors.shape)[0].tolist(), root_priors[0].tolist()
+        action = int(max(legal, key=lambda a: (visits[a], prior[a], -a)))
+        if self.reuse:
+            self._kept.keep(game, trees[0])
+        return action
 
 
 def _renamed_attribute(old: str, new: str) -> None:

@@ -263,11 +263,12 @@ def _az(args: str, env_name: str, seed: int | None) -> Agent:
     if not path.strip() or "=" in path:
         raise InvalidParameterError(
             "use az:PATH[,simulations=N][,c=F][,playout=random|greedy|planner]"
-            "[,playout_weight=W][,network=on|off][,root=puct|gumbel][,considered=K] (a "
-            "policy-value network .npz; simulations per move, 0 plays the network's most likely "
-            "move; c the PUCT constant; playout how playouts move; playout_weight their weight "
-            "in leaf values, 0-1; network=off the same search without the network; root=gumbel "
-            "a Gumbel root over the K likeliest actions), got "
+            "[,playout_weight=W][,network=on|off][,root=puct|gumbel][,considered=K]"
+            "[,reuse=on|off] (a policy-value network .npz; simulations per move, 0 plays the "
+            "network's most likely move; c the PUCT constant; playout how playouts move; "
+            "playout_weight their weight in leaf values, 0-1; network=off the same search "
+            "without the network; root=gumbel a Gumbel root over the K likeliest actions; "
+            "reuse=on each search goes on in the subtree the last one grew), got "
             f"{quote(f'az:{args}')}"
         )
     net = PolicyValueNet.load(path.strip())
@@ -321,15 +322,20 @@ def _az_agent(
         "network": str,
         "root": str,
         "considered": int,
+        "reuse": str,
     }
     kwargs = parse_kwargs(options, types, spec, renamed={"rollout": "playout_weight"})
-    if "network" in kwargs:
-        if kwargs["network"] not in ("on", "off"):
-            raise InvalidParameterError(
-                f"option network in agent spec {quote(spec)} is on or off (off: the same search "
-                f"with a uniform prior and value 0), got {quote(kwargs['network'])}"
-            )
-        kwargs["network"] = kwargs["network"] == "on"
+    for name, meaning in (
+        ("network", "off: the same search with a uniform prior and value 0"),
+        ("reuse", "on: each search goes on in the subtree the last one grew"),
+    ):
+        if name in kwargs:
+            if kwargs[name] not in ("on", "off"):
+                raise InvalidParameterError(
+                    f"option {name} in agent spec {quote(spec)} is on or off ({meaning}), got "
+                    f"{quote(kwargs[name])}"
+                )
+            kwargs[name] = kwargs[name] == "on"
     if env_name:
         game_name = _env_spec(env_name).load_game().game_name
         if net.meta["game"] != game_name:

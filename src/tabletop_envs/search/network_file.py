@@ -202,6 +202,8 @@ def _check_defaults(meta: dict[str, Any]) -> None:
         raise _meta_error(
             f"network meta root must be one of {', '.join(ROOTS)}, got {quote(meta['root'])}"
         )
+    if "reuse" in meta and type(meta["reuse"]) is not bool:
+        raise _meta_error(f"network meta reuse must be true or false, got {quote(meta['reuse'])}")
     if "rollout_policy" in meta and meta["rollout_policy"] not in ROLLOUT_POLICIES:
         raise _meta_error(
             f"network meta rollout_policy must be one of {', '.join(ROLLOUT_POLICIES)}, got "

@@ -235,13 +235,19 @@ def search_trees(
     rng: np.random.Generator,
     options: SearchOptions,
     selectors: Sequence[RootSelection],
+    kept: Sequence[Node | None] | None = None,
 ) -> tuple[list[Node], np.ndarray]:
     """Search every root, ``selectors[i]`` choosing at root ``i``; return the trees and priors.
 
     What :func:`puct_search` does (the settings checked and gathered in ``options``), with a
     root rule per root (a Gumbel root keeps each root's candidates).
 
-    Returns ``(trees, root priors (len(roots), A) float64)``; each root node keeps the
+    ``kept[i]``, when given and not None, is the node of an earlier search that stands for
+    ``roots[i]`` (:class:`~tabletop_envs.search.reuse.KeptTree` finds it): the search goes on
+    in that subtree, its visits and priors kept, instead of a new tree, unless its priors miss
+    an action legal at the root (then the root is expanded anew).
+
+    Returns ``(trees, root priors (len(roots), A) float64)``; each new root node keeps the
     evaluator's value for its mover (``tree.value``, what a Gumbel root mixes in).
     """
     c_puct = options.c_puct
@@ -253,7 +259,7 @@ def search_trees(
     # it is walked, and the walks are sequential), seeded from rng, never the true one
     chance = make_rng(int(rng.integers(2**63)))
     scales = [ValueScale.of(g, *options.values) for g in roots]
-    trees, root_priors = _expand_roots(roots, seats, evaluate, rng, *options.noise)
+    trees, root_priors = _expand_roots(roots, seats, evaluate, rng, options.noise, kept)
     for _ in range(simulations):
         leaves = []
         for i, tree in enumerate(trees):
@@ -272,35 +278,51 @@ def _expand_roots(
     seats: Sequence[int],
     evaluate: Evaluator,
     rng: np.random.Generator,
-    dirichlet_alpha: float | None,
-    dirichlet_fraction: float,
+    noise: tuple[float | None, float],
+    kept: Sequence[Node | None] | None,
 ) -> tuple[list[Node], np.ndarray]:
     """Expand every root once, from what its seat sees (this costs no simulation).
 
-    Returns the trees (each root's ``value``: the evaluator's, for its mover) and the root
-    priors (noise mixed in), (len(roots), A) float64.
+    A root with a usable kept node (:func:`search_trees`) takes it and its priors; the others
+    are evaluated together. ``noise`` is the Dirichlet ``(alpha, fraction)``, mixed into every
+    root's priors when alpha is set. Returns the trees (a new root's ``value``: the
+    evaluator's, for its mover) and the root priors (noise mixed in), (len(roots), A) float64.
     """
     num_actions = roots[0].spec.num_actions
     if any(g.spec.num_actions != num_actions for g in roots):
         raise ValueError("run_puct's roots must share one action space (one game and parameters)")
+    if kept is not None and len(kept) != len(roots):
+        raise ValueError(f"search_trees got {len(kept)} kept nodes for {len(roots)} roots")
     masks = np.stack([g.legal_mask() for g in roots]).astype(bool)
-    priors, values = evaluate_checked(evaluate, encode_batch(roots, seats), masks)
-    trees = []
+    legals = [np.flatnonzero(m) for m in masks]
+    trees: list[Node | None] = [
+        node if node is not None and node.use_legal(legal.tolist()) else None
+        for node, legal in zip(kept or [None] * len(roots), legals, strict=True)
+    ]
+    new = {i: k for k, i in enumerate(i for i, tree in enumerate(trees) if tree is None)}
+    if new:
+        obs = encode_batch([roots[i] for i in new], [seats[i] for i in new])
+        priors, values = evaluate_checked(evaluate, obs, masks[list(new)])
     root_priors = np.zeros((len(roots), num_actions))
-    for i in range(len(roots)):
-        legal = np.flatnonzero(masks[i])
-        root_p = priors[i, legal]
-        if dirichlet_alpha is not None and dirichlet_fraction > 0:
-            noise = rng.dirichlet(np.full(len(legal), float(dirichlet_alpha)))
-            root_p = (1.0 - dirichlet_fraction) * root_p + dirichlet_fraction * noise
+    alpha, fraction = noise
+    for i, legal in enumerate(legals):
+        tree = trees[i]
+        if tree is None:
+            k = new[i]
+            root_p = priors[k, legal]
+            tree = trees[i] = Node(-1)
+            tree.n = 1
+            tree.value = values[k]
+        else:  # a kept node: its priors (renormalized over the legal actions) and visits
+            root_p = np.array([tree.p[a] for a in legal.tolist()]) * tree.inv
+            tree.player = -1
+        if alpha is not None and fraction > 0:
+            mixed = rng.dirichlet(np.full(len(legal), float(alpha)))
+            root_p = (1.0 - fraction) * root_p + fraction * mixed
         root_priors[i, legal] = root_p
-        tree = Node(-1)
         tree.prior = dict(zip(legal.tolist(), root_p.tolist(), strict=True))
         tree.use_legal(legal.tolist())
-        tree.n = 1
-        tree.value = values[i]
-        trees.append(tree)
-    return trees, root_priors
+    return [t for t in trees if t is not None], root_priors
 
 
 def _descend(

@@ -7,9 +7,10 @@
 
 Reads a network file written by AlphaZero-style training (``model.npz`` or ``best.npz``),
 checks that it plays ``--env``'s default parameters, sets the agent's defaults in its meta
-(``--simulations``, ``--playout-weight``, ``--playout``, ``--root`` and ``--value-target``, stored
-under the file format's names ``simulations``, ``rollout_weight``, ``rollout_policy``, ``root``
-and ``value_target``; an option left out keeps the file's own; ``--rollout-weight`` and
+(``--simulations``, ``--playout-weight``, ``--playout``, ``--root``, ``--value-target`` and
+``--reuse``, stored under the file format's names ``simulations``, ``rollout_weight``,
+``rollout_policy``, ``root``, ``value_target`` and ``reuse``; an option left out keeps the
+file's own; ``--rollout-weight`` and
 ``--rollout-policy`` are the old spellings) and writes it
 to ``--out``, by default ``src/tabletop_envs/agents/experts/<env>.npz``,
 the file ``make_agent("expert", env)`` loads (shipped in the wheel). Prints the file's size:
@@ -62,6 +63,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the scale the search backs up finished games and playouts on: result (win/loss) "
         "or score (score margins); a network trained on margins may play stronger on results",
     )
+    parser.add_argument(
+        "--reuse",
+        choices=("on", "off"),
+        help="on: a seat's decision right after its own move searches on in the subtree the "
+        "last search grew (Iris's second stone)",
+    )
     parser.add_argument("--dtype", choices=("float32", "float16"), default="float32")
     parser.add_argument("--out", help="default: the package's experts/<env>.npz")
     args = parser.parse_args(argv)
@@ -72,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         for key in ("simulations", "rollout_weight", "rollout_policy", "root", "value_target"):
             if getattr(args, key) is not None:
                 meta[key] = getattr(args, key)
+        if args.reuse is not None:
+            meta["reuse"] = args.reuse == "on"
         packaged = PolicyValueNet(meta, net.arrays)  # checks the new meta
     except ValueError as err:
         parser.error(str(err))
@@ -83,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         f"wrote {out}: {size / 1e6:.2f} MB, simulations={meta.get('simulations', 'default')}, "
         f"playout_weight={meta.get('rollout_weight', 0)}, "
         f"playout={meta.get('rollout_policy', 'random')}, root={meta.get('root', 'puct')}, "
-        f"value_target={meta.get('value_target', 'the returns')}"
+        f"value_target={meta.get('value_target', 'the returns')}, "
+        f"reuse={'on' if meta.get('reuse') else 'off'}"
     )
     return 0
 

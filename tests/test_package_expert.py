@@ -73,3 +73,16 @@ def test_packaging_refuses_a_network_of_another_game_or_bad_settings(tmp_path, c
         script.main([str(tmp_path / "iris.npz"), "--env", "iris_v0", "--rollout-weight", "2"])
     assert "rollout_weight must be a number in [0, 1]" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+def test_packaging_sets_tree_reuse(tmp_path, capsys):
+    PolicyValueNet.initial(IrisState.new(seed=0), hidden=(8,)).save(tmp_path / "best.npz")
+    out = tmp_path / "expert.npz"
+    argv = [str(tmp_path / "best.npz"), "--env", "iris_v0", "--out", str(out)]
+    assert _script().main([*argv, "--reuse", "on"]) == 0
+    assert "reuse=on" in capsys.readouterr().out
+    assert PolicyValueNet.load(out).meta["reuse"] is True
+    assert make_agent(f"az:{out}", "iris_v0").reuse  # type: ignore[attr-defined]
+    assert not make_agent(f"az:{out},reuse=off", "iris_v0").reuse  # type: ignore[attr-defined]
+    assert _script().main([*argv, "--reuse", "off"]) == 0
+    assert not make_agent(f"az:{out}", "iris_v0").reuse  # type: ignore[attr-defined]

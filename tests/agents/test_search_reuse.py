@@ -77,6 +77,13 @@ def test_a_kept_tree_is_never_walked_through_another_seat_s_move_or_another_deal
     assert after.current_player != game.current_player
     after.apply(after.legal_actions()[0])
     assert kept.take(after) is None
+    # the seat's own last stone, then the other seat to move: never handed to another seat
+    second = game.clone()
+    second.apply(stone)
+    kept.keep(second, _search(second, 100))
+    second.apply(second.legal_actions()[0])
+    assert second.current_player != game.current_player
+    assert kept.take(second) is None
     # another deal, the same position again (nothing played), a laid-out position, a forgotten tree
     for other in (advance(new_game("iris_v0", {}, 5), 9, 4), game):
         kept.keep(game, _search(game, 20))

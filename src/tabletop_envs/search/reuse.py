@@ -46,7 +46,10 @@ class KeptTree:
         """Return the kept tree's node for ``game`` (and forget the tree), or None.
 
         None unless ``game`` follows from the kept position (same parameters and seed) by one
-        or more moves of the seat that searched it, along children of the tree.
+        or more moves of the seat that searched it, along children of the tree, and that seat
+        is to move again: the subtree was grown from that seat's view (its own hidden
+        information as it is), so it is never handed to another seat, not even to an agent
+        that plays both.
         """
         position, node = self._position, self._tree
         self.clear()
@@ -60,6 +63,7 @@ class KeptTree:
             or game.params != position.params
             or len(log) <= len(done)
             or log[: len(done)] != done
+            or game.current_player != position.current_player
             or game.secret_steps()
         ):
             return None
@@ -68,7 +72,10 @@ class KeptTree:
         for action in log[len(done) :]:
             if state.current_player != seat:  # another seat's move: its choice is not ours to read
                 return None
-            state.apply(action)
+            try:
+                state.apply(action)
+            except ValueError:  # a log that does not replay: not the game that was searched
+                return None
             child = node.children.get(action)
             if child is None:
                 return None

@@ -69,13 +69,17 @@ def test_the_second_stone_is_searched_on_in_the_first_stone_s_subtree():
 def test_a_kept_tree_is_never_walked_through_another_seat_s_move_or_another_deal():
     game, stone = _gray_first_stone(4)
     kept = KeptTree()
-    # another seat's move: Black's second stone, then White's first
-    kept.keep(game, _search(game, 100))
-    after = game.clone()
-    after.apply(stone)
-    after.apply(after.legal_actions()[0])
-    assert after.current_player != game.current_player
-    after.apply(after.legal_actions()[0])
+    # another seat's moves in between, along the tree's most visited path (every step a child
+    # in the tree): the seat's stones, the other seat's turn, then the seat to move again
+    tree = _search(game, 2000)
+    kept.keep(game, tree)
+    after, node, moved = game.clone(), tree, False
+    while not (moved and after.current_player == game.current_player):
+        action = max(node.children, key=lambda a: node.children[a].n)
+        moved |= after.current_player != game.current_player
+        after.apply(action)
+        node = node.children[action]
+    assert moved and node.n > 0
     assert kept.take(after) is None
     # the seat's own last stone, then the other seat to move: never handed to another seat
     second = game.clone()

@@ -295,22 +295,22 @@ def _expand_roots(
         raise ValueError(f"search_trees got {len(kept)} kept nodes for {len(roots)} roots")
     masks = np.stack([g.legal_mask() for g in roots]).astype(bool)
     legals = [np.flatnonzero(m) for m in masks]
-    trees: list[Node | None] = [
+    usable = [
         node if node is not None and node.use_legal(legal.tolist()) else None
         for node, legal in zip(kept or [None] * len(roots), legals, strict=True)
     ]
-    new = {i: k for k, i in enumerate(i for i, tree in enumerate(trees) if tree is None)}
+    new = {i: k for k, i in enumerate(i for i, node in enumerate(usable) if node is None)}
     if new:
         obs = encode_batch([roots[i] for i in new], [seats[i] for i in new])
         priors, values = evaluate_checked(evaluate, obs, masks[list(new)])
+    trees = []
     root_priors = np.zeros((len(roots), num_actions))
     alpha, fraction = noise
-    for i, legal in enumerate(legals):
-        tree = trees[i]
+    for i, (tree, legal) in enumerate(zip(usable, legals, strict=True)):
         if tree is None:
             k = new[i]
             root_p = priors[k, legal]
-            tree = trees[i] = Node(-1)
+            tree = Node(-1)
             tree.n = 1
             tree.value = values[k]
         else:  # a kept node: its priors (renormalized over the legal actions) and visits
@@ -322,7 +322,8 @@ def _expand_roots(
         root_priors[i, legal] = root_p
         tree.prior = dict(zip(legal.tolist(), root_p.tolist(), strict=True))
         tree.use_legal(legal.tolist())
-    return [t for t in trees if t is not None], root_priors
+        trees.append(tree)
+    return trees, root_priors
 
 
 def _descend(

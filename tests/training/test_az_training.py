@@ -32,6 +32,7 @@ from tabletop_envs.envs.registry import env_spec
 from tabletop_envs.evaluation import play_game, run_arena
 from tabletop_envs.training import az
 from tabletop_envs.training.az import evaluation as az_evaluation
+from tabletop_envs.training.az.model import build_optimizer
 from tests.training.helpers import probe_masks, tiny_az_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,6 +90,53 @@ def test_torch_evaluator_is_the_numpy_net_for_run_puct() -> None:
     assert priors.dtype == np.float32 and values.shape == (3,)
     np.testing.assert_allclose(priors, expected[0], atol=1e-5)
     np.testing.assert_allclose(values, expected[1], atol=1e-5)
+
+
+def _irk_rows(rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of positions along a seeded random Irk game (sparse inputs, a
+    few legal actions per row), plus a row with every action legal."""
+    game = _game("irk_v0")
+    rng = np.random.default_rng(5)
+    obs, masks = [], []
+    while len(obs) < rows - 1 and not game.is_terminal:
+        obs.append(encode(game, game.current_player))
+        masks.append(game.legal_mask().astype(bool))
+        legal = game.legal_actions()
+        game.apply(legal[int(rng.integers(len(legal)))])
+    obs.append(obs[-1])
+    masks.append(np.ones_like(masks[-1]))
+    return np.stack(obs), np.stack(masks)
+
+
+def test_torch_evaluator_reads_only_nonzero_inputs_and_legal_actions_exactly() -> None:
+    """Irk's evaluator multiplies only the inputs nonzero and the actions legal in the batch
+    (issue 22): the same priors and values as the dense forward pass, and it follows the
+    weights when a training step changes them (its transposed first layer is cached)."""
+    obs, mask = _irk_rows(12)
+    assert 3 * np.count_nonzero(obs.any(axis=0)) < obs.shape[1]  # the sparse paths are taken
+    assert 3 * np.count_nonzero(mask[:-1].any(axis=0)) < mask.shape[1]
+    net = az.build_torch_net(obs.shape[1], mask.shape[1], (32, 16), seed=4)
+    evaluate = az.torch_evaluator(net)
+
+    def dense() -> tuple[np.ndarray, np.ndarray]:
+        with torch.no_grad():
+            logits, values = az.torch_forward(net, torch.from_numpy(obs))
+            return az.masked_priors(logits, torch.from_numpy(mask)).numpy(), values.numpy()
+
+    for rows in (slice(None), slice(0, -1)):  # with and without the all-legal row
+        priors, values = evaluate(obs[rows], mask[rows])
+        expected = dense()
+        np.testing.assert_allclose(priors, expected[0][rows], atol=1e-6, rtol=0)
+        np.testing.assert_allclose(values, expected[1][rows], atol=1e-6, rtol=0)
+    optimizer = build_optimizer(net, 0.05, 0.0)
+    logits, values = az.torch_forward(net, torch.from_numpy(obs))
+    (logits.square().mean() + values.square().mean()).backward()
+    optimizer.step()
+    priors, values = evaluate(obs, mask)
+    moved = dense()
+    assert np.abs(moved[1] - expected[1]).max() > 1e-3  # the step changed the outputs
+    np.testing.assert_allclose(priors, moved[0], atol=1e-6, rtol=0)
+    np.testing.assert_allclose(values, moved[1], atol=1e-6, rtol=0)
 
 
 def test_export_and_load_round_trip(tmp_path: Path) -> None:

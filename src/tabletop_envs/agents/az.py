@@ -48,8 +48,6 @@ from tabletop_envs.search.puct import (
 from tabletop_envs.search.reuse import KeptTree
 from tabletop_envs.search.values import (
     DEFAULT_SCORE_SCALE,
-    check_score_scale,
-    check_value_target,
 )
 
 __all__ = [
@@ -222,12 +220,13 @@ class AZAgent(Agent):
                 score_scale=self.score_scale,
             )
             return result.actions[0]
-        options = SearchOptions(
+        options = SearchOptions.of(
             self.c_puct,
             (None, 0.0),  # no root noise
             (self.playout_weight, "playout_weight"),
             (self.playout, "playout"),
-            (check_value_target(self.value_target), check_score_scale(self.score_scale)),
+            self.value_target,
+            self.score_scale,
         )
         kept = [self._kept.take(game)] if self.reuse else None
         trees, root_priors = search_trees(

@@ -44,12 +44,11 @@ from tabletop_envs.search.node import Node
 from tabletop_envs.search.playouts import check_playout, check_playout_weight
 from tabletop_envs.search.puct import (
     SearchOptions,
-    check_c_puct,
     puct_select,
     search_trees,
     visit_counts,
 )
-from tabletop_envs.search.values import DEFAULT_SCORE_SCALE, check_score_scale, check_value_target
+from tabletop_envs.search.values import DEFAULT_SCORE_SCALE
 
 #: Candidates of a Gumbel root unless told otherwise (the paper's choice for Go and chess).
 DEFAULT_CONSIDERED = 16
@@ -245,12 +244,13 @@ def gumbel_search(
         raise InvalidParameterError(
             f"gumbel_scale must be a finite number >= 0, got {gumbel_scale}"
         )
-    options = SearchOptions(
-        check_c_puct(c_puct),
+    options = SearchOptions.of(
+        c_puct,
         (None, 0.0),
         (check_playout_weight(playout_weight), "playout_weight"),
         (check_playout(playout), "playout"),
-        (check_value_target(value_target), check_score_scale(score_scale)),
+        value_target,
+        score_scale,
     )
     selectors = [GumbelRoot(simulations, considered, float(gumbel_scale), rng) for _ in roots]
     trees, priors = search_trees(roots, seats, evaluate, simulations, rng, options, selectors)

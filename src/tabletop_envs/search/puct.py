@@ -154,8 +154,8 @@ def puct_search(
     and ``rollout_policy`` are the former names of ``playout_weight`` and ``playout``
     (deprecated).
     """
-    options = SearchOptions(
-        check_c_puct(c_puct),
+    options = SearchOptions.of(
+        c_puct,
         (dirichlet_alpha, dirichlet_fraction),
         renamed(
             "puct_search",
@@ -166,7 +166,8 @@ def puct_search(
             rollout_weight,
         ),
         renamed("puct_search", "playout", playout, "random", "rollout_policy", rollout_policy),
-        (check_value_target(value_target), check_score_scale(score_scale)),
+        value_target,
+        score_scale,
     )
     trees, priors = search_trees(
         roots, seats, evaluate, simulations, rng, options, [root_selection] * len(roots)
@@ -192,14 +193,15 @@ def run_puct(
     rollout_policy: str | None = None,
 ) -> np.ndarray:
     """Return the root visit counts of :func:`puct_search` (same arguments), (len(roots), A)."""
-    options = SearchOptions(
-        check_c_puct(c_puct),
+    options = SearchOptions.of(
+        c_puct,
         (dirichlet_alpha, dirichlet_fraction),
         renamed(
             "run_puct", "playout_weight", playout_weight, 0.0, "rollout_weight", rollout_weight
         ),
         renamed("run_puct", "playout", playout, "random", "rollout_policy", rollout_policy),
-        (check_value_target(value_target), check_score_scale(score_scale)),
+        value_target,
+        score_scale,
     )
     trees, priors = search_trees(
         roots, seats, evaluate, simulations, rng, options, [puct_select] * len(roots)
@@ -216,6 +218,21 @@ class SearchOptions:
     weight: tuple[float, str]
     policy: tuple[str, str]
     values: tuple[str | None, float]  # value target, score scale
+
+    @classmethod
+    def of(
+        cls,
+        c_puct: float,
+        noise: tuple[float | None, float],
+        weight: tuple[float, str],
+        policy: tuple[str, str],
+        value_target: str | None,
+        score_scale: float,
+    ) -> SearchOptions:
+        """Return the options with ``c_puct``, ``value_target`` and ``score_scale`` checked
+        (InvalidParameterError); :func:`search_trees` checks the noise and the playouts."""
+        values = (check_value_target(value_target), check_score_scale(score_scale))
+        return cls(check_c_puct(c_puct), noise, weight, policy, values)
 
 
 def visit_counts(trees: Sequence[Node], shape: tuple[int, ...]) -> np.ndarray:

@@ -135,26 +135,35 @@ def torch_evaluator(net: Any) -> Callable[[np.ndarray, np.ndarray], tuple[np.nda
 
 
 def _trunk(net: Any, obs: np.ndarray, cache: dict[str, Any]) -> Any:
-    """Return the MLP trunk's output, its first Linear layer reading only the columns of
-    ``obs`` nonzero in some row (when they are under a third of them).
+    """Return the MLP trunk's output, its first Linear layer summing, per row, the weight
+    columns of that row's nonzero inputs times their values (when under a third of the
+    inputs are nonzero): ``embedding_bag`` over the transposed weight.
 
-    The layer's weight is read transposed, so that the columns are contiguous rows: ``cache``
-    keeps that copy while the weight's version (bumped by every in-place change, an optimizer
-    step included) stays the same.
+    ``cache`` keeps the transposed copy while the weight's version (bumped by every in-place
+    change, an optimizer step included) stays the same.
     """
     import torch
 
     layers = list(net["trunk"])
-    x = torch.from_numpy(obs)
-    cols = np.flatnonzero(obs.any(axis=0))
-    if 3 * len(cols) < obs.shape[1]:
+    nonzero = np.flatnonzero(obs != 0)  # on a bool array: several times faster
+    if 3 * len(nonzero) < obs.size:
         first = layers.pop(0)
         weight = first.weight
         key = (weight.data_ptr(), weight._version)
         if cache.get("key") != key:
             cache["key"], cache["t"] = key, weight.detach().t().contiguous()
-        pick = torch.from_numpy(cols)
-        x = torch.addmm(first.bias, x[:, pick], cache["t"][pick])
+        rows, cols = np.divmod(nonzero, obs.shape[1])
+        starts = np.searchsorted(rows, np.arange(len(obs)))  # each row's first entry
+        x = torch.nn.functional.embedding_bag(
+            torch.from_numpy(cols),
+            cache["t"],
+            torch.from_numpy(starts),
+            mode="sum",
+            per_sample_weights=torch.from_numpy(obs.ravel()[nonzero]),
+        )
+        x += first.bias
+    else:
+        x = torch.from_numpy(obs)
     for layer in layers:
         x = layer(x)
     return x

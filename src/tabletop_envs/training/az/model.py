@@ -97,8 +97,8 @@ def masked_priors(logits: Any, mask: Any) -> Any:
 
 
 #: Inputs (actions) above which :func:`torch_evaluator`'s first layer (policy head) may read
-#: only the columns nonzero (legal) in some row: with fewer the dense product costs less than
-#: gathering the weights' columns (measured on Iris and Isis & Osiris).
+#: only each row's nonzero inputs (the actions legal in some row): with fewer the dense product
+#: costs less than gathering the weights (measured on Iris and Isis & Osiris).
 SPARSE_INPUTS = 2048
 SPARSE_ACTIONS = 1024
 
@@ -107,10 +107,10 @@ def torch_evaluator(net: Any) -> Callable[[np.ndarray, np.ndarray], tuple[np.nda
     """Return ``evaluate(obs, mask) -> (priors, values)`` of the torch net, for ``run_puct``.
 
     The same function as :func:`torch_forward` then :func:`masked_priors`. With many inputs or
-    actions it is computed the way the numpy :class:`PolicyValueNet` computes it: the first
-    layer reads only the inputs nonzero in some row, the policy head only the actions legal in
-    some row. Irk's observation has 10,726 entries of which about a hundred are nonzero, and a
-    few hundred of its 3,874 actions are legal at once: the dense products were half of a
+    actions it skips what is zero, as the numpy :class:`PolicyValueNet` does: the first layer
+    reads only each row's nonzero inputs, the policy head only the actions legal in some row.
+    Irk's observation has 10,726 entries of which about a hundred are nonzero, and a few
+    hundred of its 3,874 actions are legal at once: the dense products were half of a
     self-play step (issue 22).
     """
     import torch

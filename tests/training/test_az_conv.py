@@ -54,6 +54,10 @@ def test_numpy_conv_forward_equals_torch(case: tuple[str, dict[str, Any]]) -> No
     obs[0] = encode(game, game.current_player)
     mask = probe_masks(game, 9, rng)
     priors, values = numpy_net(obs, mask)
+    # self-play's evaluator too (Irk's 3,874 actions take its legal-actions-only head)
+    evaluated = az.torch_evaluator(net)(obs, mask)
+    np.testing.assert_allclose(evaluated[0], priors, atol=1e-5, rtol=0)
+    np.testing.assert_allclose(evaluated[1], values, atol=1e-5, rtol=0)
     with torch.no_grad():
         features = net["conv"](torch.from_numpy(obs)).numpy()
         logits, torch_values = az.torch_forward(net, torch.from_numpy(obs))

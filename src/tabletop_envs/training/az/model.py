@@ -84,8 +84,13 @@ def torch_forward(net: Any, obs: Any) -> tuple[Any, Any]:
     """Return ``(logits (B, A), values (B,))`` of the torch net for ``obs`` (B, D) float32."""
     import torch
 
-    x = net["trunk"](net["conv"](obs) if "conv" in net else obs)
+    x = _features(net, obs)
     return net["policy"](x), torch.tanh(net["value"](x)).squeeze(-1)
+
+
+def _features(net: Any, obs: Any) -> Any:
+    """Return what the heads read: the trunk's output (after the conv trunk, if any)."""
+    return net["trunk"](net["conv"](obs) if "conv" in net else obs)
 
 
 def masked_priors(logits: Any, mask: Any) -> Any:
@@ -126,7 +131,7 @@ def torch_evaluator(net: Any) -> Callable[[np.ndarray, np.ndarray], tuple[np.nda
             if not (sparse_in or sparse_out):
                 logits, values = torch_forward(net, torch.from_numpy(obs))
                 return masked_priors(logits, torch.from_numpy(mask)).numpy(), values.numpy()
-            x = _trunk(net, obs, cache) if sparse_in else net["trunk"](torch.from_numpy(obs))
+            x = _trunk(net, obs, cache) if sparse_in else _features(net, torch.from_numpy(obs))
             values = torch.tanh(net["value"](x)).squeeze(-1)
             priors = _legal_priors(net["policy"], x, np.asarray(mask, dtype=bool))
         return priors.numpy(), values.numpy()

@@ -14,26 +14,26 @@ discarded automatically, with no step (it is public from then on); the box then 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from tabletop_envs.core.game import GameSpec, PhasedGameState
-from tabletop_envs.core.params import check_choice, check_int_range
+from tabletop_envs.core.params import check_int_range
 from tabletop_envs.core.seats import next_seat, relative_seats
-from tabletop_envs.games.irk.deck import COLORS, Tile, deck_tiles, tile_text
+from tabletop_envs.games.irk.deck import COLORS, Tile, deck_tiles
+from tabletop_envs.games.irk.encode import ORDERS, Encoding
 from tabletop_envs.games.irk.facts import (
     Counts,
     add_counts,
     copy_lists,
-    draw_seed,
     read_only,
     row_bytes,
     tile_counts,
 )
 from tabletop_envs.games.irk.facts import game_spec as _spec
 from tabletop_envs.games.irk.hidden import SecretChoices
+from tabletop_envs.games.irk.ids import ActionIds
 from tabletop_envs.games.irk.observation import (
     NUM_ROUNDS,
     TABLE_CHANNELS,
@@ -61,7 +61,6 @@ from tabletop_envs.games.irk.params import (
 from tabletop_envs.games.irk.placement import (
     CODE_WEIGHTS,
     FOOTPRINTS,
-    ORIENTATIONS,
     PlacementTables,
     placement_tables,
     tile_allowed,
@@ -88,41 +87,17 @@ __all__ = [
 # fmt: on
 
 
-class IrkState(SecretChoices, PhasedGameState):
+class IrkState(ActionIds, SecretChoices, Encoding, PhasedGameState):
     """A position of Irk: hands, secret choices, score piles and the stacked table."""
 
+    # fmt: off
     __slots__ = (
-        "_after",
-        "_cell_bytes",
-        "_contact",
-        "_contact_ids",
-        "_mask",
-        "_obs_base",
-        "_pile_count",
-        "_pile_stars",
-        "_place_ids",
-        "_result",
-        "_returns",
-        "_revealed",
-        "_spec",
-        "_table_obs",
-        "_tile_counts",
-        "_values",
-        "box",
-        "chosen",
-        "discards",
-        "hands",
-        "height",
-        "layout",
-        "piles",
-        "placements",
-        "round",
-        "steps",
-        "tables",
-        "tiles",
-        "unused",
-        "visible",
+        "_after", "_cell_bytes", "_contact", "_contact_ids", "_mask", "_obs_base", "_pile_count",
+        "_pile_stars", "_place_ids", "_result", "_returns", "_revealed", "_spec", "_table_obs",
+        "_tile_counts", "_values", "box", "chosen", "discards", "hands", "height", "layout",
+        "piles", "placements", "round", "steps", "tables", "tiles", "unused", "visible",
     )
+    # fmt: on
 
     game_name = "irk"
     over_phase = OVER
@@ -299,52 +274,6 @@ class IrkState(SecretChoices, PhasedGameState):
         """Return Irk's static facts for these parameters."""
         return self._spec
 
-    # ---- ids ----------------------------------------------------------------------------
-    @property
-    def deck_size(self) -> int:
-        """Return the number of tiles in the deck (= the number of choose ids)."""
-        return len(self.params.deck)
-
-    def action_to_tile(self, action: int) -> int:
-        """Return the tile id chosen by a choose id; ValueError for a place id."""
-        return check_int_range("choose id", action, 0, self.deck_size - 1)
-
-    def tile_to_action(self, tile: int) -> int:
-        """Return the choose id of tile ``tile`` (the tile id itself)."""
-        return check_int_range("tile", tile, 0, self.deck_size - 1)
-
-    def action_to_placement(self, action: int) -> tuple[int, int, int]:
-        """Return ``(row, col, orientation)`` of a place id; ValueError for a choose id."""
-        t = self.params.table_size
-        d = self.deck_size
-        p = check_int_range("place id", action, d, d + t * t * 4 - 1) - d
-        cell, orientation = divmod(p, 4)
-        row, col = divmod(cell, t)
-        return row, col, orientation
-
-    def placement_to_action(self, row: int, col: int, orientation: int | str) -> int:
-        """Return the place id putting the top square on ``(row, col)`` running ``orientation``."""
-        t = self.params.table_size
-        row = check_int_range("row", row, 0, t - 1)
-        col = check_int_range("col", col, 0, t - 1)
-        if isinstance(orientation, str):
-            orientation = ORIENTATIONS.index(check_choice("orientation", orientation, ORIENTATIONS))
-        else:
-            orientation = check_int_range("orientation", orientation, 0, len(ORIENTATIONS) - 1)
-        return self.deck_size + (row * t + col) * 4 + orientation
-
-    def tile_label(self, tile: int) -> str:
-        """Return the text of tile ``tile``, e.g. ``"G2 R1 ."``."""
-        return tile_text(self.tiles[check_int_range("tile", tile, 0, self.deck_size - 1)])
-
-    def action_to_string(self, action: int) -> str:
-        """Return ``"choose #12 G2 R1 ."`` or ``"place at (9, 7) right"``."""
-        action = check_int_range("action", action, 0, self.spec.num_actions - 1)
-        if action < self.deck_size:
-            return f"choose #{action} {self.tile_label(action)}"
-        row, col, o = self.action_to_placement(action)
-        return f"place at ({row}, {col}) {ORIENTATIONS[o]}"
-
     # ---- dynamics -----------------------------------------------------------------------
     @property
     def round_kind(self) -> str:
@@ -473,7 +402,7 @@ class IrkState(SecretChoices, PhasedGameState):
     def _next_placer(self, start: int) -> None:
         """Hand the move to the next seat with a tile to place, discarding unplaceable tiles."""
         n = self.params.num_players
-        for seat in _ORDERS[n][start]:
+        for seat in ORDERS[n][start]:
             tile = self.chosen[seat]
             if tile < 0:
                 continue
@@ -554,91 +483,12 @@ class IrkState(SecretChoices, PhasedGameState):
             return {}
         return {k: copy_lists(v) for k, v in self._result.items()}
 
-    # ---- information --------------------------------------------------------------------
-    def observation(self, seat: int) -> np.ndarray:
-        """Return the flat observation of ``seat`` (``spec.observation_dtype``; int8 unless a
-        custom deck's bounds need int16; layout: ``observation_layout``)."""
-        if type(seat) is not int or not 0 <= seat < self.params.num_players:
-            seat = self._check_seat(seat)
-        at = self.layout.start
-        n = self.params.num_players
-        out = self._obs_base.copy()  # table planes and revealed tiles; other sections zero
-        chosen = self.chosen
-        ones = [at["hand"] + t for t in self.hands[seat]]
-        if chosen[seat] >= 0:
-            ones.append(at["chosen"] + chosen[seat])
-        place = self.phase == PLACE
-        if place:
-            ones.append(at["placing"] + chosen[self.to_move])
-        # pile_count .. box_holder: one run of entries, written at once
-        order = _ORDERS[n][seat]
-        counts = self._pile_count
-        stars = self._pile_stars
-        tail: list[int] = []
-        for s in order:
-            tail += counts[s]
-        for s in order:
-            tail += stars[s]
-        hands = self.hands
-        tail += [len(hands[s]) for s in order]
-        tail += [chosen[s] >= 0 for s in order]
-        rounds = [0] * (NUM_ROUNDS + 2)  # round one-hot, table_round, place_phase
-        if self.round < NUM_ROUNDS:
-            rounds[self.round] = 1
-            if ROUND_KINDS[self.round] == "table":
-                rounds[NUM_ROUNDS] = 1
-        if place:
-            rounds[NUM_ROUNDS + 1] = 1
-        tail += rounds
-        box = [0] * n
-        box[(self.box - seat) % n] = 1
-        tail += box
-        first = at["pile_count"]
-        if out.itemsize == 1:  # int8: every entry is 0..127, written as raw bytes (no numpy call)
-            raw = out.data.cast("B")
-            for i in ones:
-                raw[i] = 1
-            raw[first : first + len(tail)] = bytes(tail)
-        else:
-            if ones:  # empty once the game is over
-                out[ones] = 1
-            out[first : first + len(tail)] = tail
-        if self.params.action_values and self.round < NUM_ROUNDS:
-            out[at["action_values"] :] = self._action_values(seat)
-        return out
-
-    def _action_values(self, seat: int) -> np.ndarray:
-        """Return the ``action_values`` section for ``seat`` (computed once per position).
-
-        Place phase: each legal placement's table values (public: shared by every seat).
-        Choose phase of a table round: per tile of ``seat``'s hand, per color, the best value
-        over its legal placements. Zero otherwise (bet rounds).
-        """
-        key = -1 if self.phase == PLACE else seat
-        values = self._values.get(key)
-        if values is None:
-            d = self.deck_size
-            values = np.zeros((self.spec.num_actions, len(COLORS)), self.spec.observation_dtype)
-            if self.phase == PLACE:
-                for placement, after in self._placed_values(self.chosen[self.to_move]):
-                    values[d + placement] = after
-            elif ROUND_KINDS[self.round] == "table":
-                for tile in self.hands[seat]:
-                    for _, after in self._placed_values(tile):
-                        np.maximum(values[tile], after, out=values[tile])
-            values = self._values[key] = values.ravel()
-        return values
-
-    def _placed_values(self, tile: int) -> Iterator[tuple[int, list[int]]]:
-        """Yield ``(placement, table values after it)`` for each legal placement of ``tile``."""
-        after = self._after
-        if after is None:
-            t = self.params.table_size
-            after = self._after = TableAfter(self.occupied_cells(), (t, t))
-        codes = self.tiles[tile]
-        footprints = self.tables.cells
-        for placement in self.placements_of(tile).tolist():
-            yield placement, after.values(codes, footprints[placement].tolist())
+    # ---- information (the observation: encode.py; redrawing hidden tiles: hidden.py) -----
+    def _table_after(self) -> TableAfter:
+        """Return the table the ``action_values`` are computed on (kept until the next step)."""
+        t = self.params.table_size
+        after = self._after = TableAfter(self.occupied_cells(), (t, t))
+        return after
 
     def render_text(self, seat: int | None = None) -> str:
         """Return the table, score piles and status (plus ``seat``'s hand if given)."""
@@ -652,56 +502,6 @@ class IrkState(SecretChoices, PhasedGameState):
             return None
         revealed = self._revealed  # 0 or 1 per tile: int8 holds the very bytes of uint8
         return revealed.tobytes() if revealed.itemsize == 1 else revealed.astype(np.uint8).tobytes()
-
-    def resample_hidden(self, seat: int, rng: np.random.Generator) -> IrkState:
-        """Return a copy with others' hands, others' unrevealed choices and unused tiles redrawn.
-
-        The tile being placed is revealed and kept. The hidden tiles are gathered in ascending id
-        order, shuffled with ``rng`` and dealt back with the same counts (other seats in seat
-        order: hand, then chosen tile; then the unused tiles): the draw reads what ``seat`` knows.
-        """
-        n = self.params.num_players
-        if type(seat) is not int or not 0 <= seat < n or type(rng) is not _GENERATOR:
-            seat = self._check_resample(seat, rng)
-        hands = self.hands
-        chosen = self.chosen
-        others = _OTHERS[n][seat]
-        # the tile being placed is revealed: public, kept
-        placer = self.to_move if self.phase == PLACE else -1
-        pool = self.unused.copy()  # every hidden tile; sorted below, so the order is free
-        for s in others:
-            pool += hands[s]
-            if chosen[s] >= 0 and s != placer:  # a secret choice
-                pool.append(chosen[s])
-        pool.sort()
-        # the permutation rng.permutation(len(pool)) would give, applied: the same draws
-        rng.shuffle(pool)
-        new_hands = hands.copy()  # the others' hands are redealt below
-        new_hands[seat] = hands[seat].copy()  # own seat's hand kept
-        new_chosen = chosen.copy()
-        k = 0
-        for s in others:
-            end = k + len(hands[s])
-            dealt = new_hands[s] = pool[k:end]
-            dealt.sort()
-            k = end
-            if chosen[s] >= 0 and s != placer:
-                new_chosen[s] = pool[k]
-                k += 1
-        new = self.clone(copy_hands=False)
-        new.hands = new_hands
-        new.chosen = new_chosen
-        del pool[:k]
-        pool.sort()
-        new.unused = pool
-        # new.reseed(draw_seed(rng)) without its check: a seed in [0, 2**63), drawn as
-        # int(rng.integers(2**63)) draws it
-        new._rng = None
-        new._rng_at = draw_seed(rng)
-        if self.phase == CHOOSE and self.to_move != seat:  # the mover's hand was redealt
-            new._mask = None
-        new.seed = None  # a redrawn position: the action log no longer rebuilds it
-        return new
 
     # ---- copies and persistence ---------------------------------------------------------
     def clone(self, *, copy_hands: bool = True) -> IrkState:
@@ -776,14 +576,3 @@ class IrkState(SecretChoices, PhasedGameState):
                 value = [tuple(x) for x in value]
             setattr(self, name, value)
         self._derive()
-
-
-_GENERATOR = np.random.Generator
-
-#: Per number of players, per observer: the seats in egocentric order (``relative_seats``).
-_ORDERS = {n: tuple(relative_seats(s, n) for s in range(n)) for n in range(1, MAX_PLAYERS + 1)}
-#: Per number of players, per seat: the other seats, ascending.
-_OTHERS = {
-    n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
-    for n in range(1, MAX_PLAYERS + 1)
-}

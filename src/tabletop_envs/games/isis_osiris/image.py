@@ -19,8 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from tabletop_envs.games.isis_osiris.observation import shows_value
-from tabletop_envs.games.isis_osiris.rules import STONE_LETTERS, IsisOsirisState
+from tabletop_envs.games.isis_osiris.rules import IsisOsirisState
 from tabletop_envs.games.isis_osiris.tables import COLS, NEIGHBORS, PLACE, ROWS, TILE_BASE, TURN
+from tabletop_envs.games.isis_osiris.text import STONE_LETTERS
 from tabletop_envs.render.draw import Circle, Drawing, Polygon, Rect, Text, to_rgb
 from tabletop_envs.render.raster import Color
 from tabletop_envs.render.targets import Box, Target

@@ -160,3 +160,57 @@ def encode(state: IsisOsirisState, seat: int) -> np.ndarray:
     for k, count in enumerate(unseen_counts(state, seat)):
         out[:count, lay.unseen + k] = 1
     return out
+
+
+@dataclass(frozen=True, eq=False)
+class PlaneOffsets:
+    """Flat offsets into the ``(n, 36, C)`` planes used by the incremental updates.
+
+    Offsets of seat-relative channels are per acting seat, one entry per viewer; a square's
+    offset adds ``square * channels``.
+    """
+
+    num_players: int
+    channels: int  # C: stride of one square
+    views: tuple[int, ...]  # start of each viewer's planes
+    placing: int
+    unseen: int
+    tile_value: int
+    face_down: int
+    empty: int
+    stone: tuple[tuple[tuple[int, int, int], ...], ...]  # (stone, stones_left, empty)
+    reveal: tuple[tuple[tuple[int, int], ...], ...]  # (tiles_left, viewer start)
+
+
+@cache
+def plane_offsets(num_players: int) -> PlaneOffsets:
+    """Return the offsets of the incremental updates for ``num_players`` seats."""
+    lay = layout(num_players)
+    c = len(lay.channels)
+    n = num_players
+    views = tuple(v * NUM_SQUARES * c for v in range(n))
+    return PlaneOffsets(
+        num_players=n,
+        channels=c,
+        views=views,
+        placing=lay.placing,
+        unseen=lay.unseen,
+        tile_value=lay.tile_value,
+        face_down=lay.face_down,
+        empty=lay.empty,
+        stone=tuple(
+            tuple(
+                (
+                    views[v] + lay.stones + (s - v) % n,
+                    views[v] + lay.stones_left + (s - v) % n,
+                    views[v] + lay.empty,
+                )
+                for v in range(n)
+            )
+            for s in range(n)
+        ),
+        reveal=tuple(
+            tuple((views[v] + lay.tiles_left + (s - v) % n, views[v]) for v in range(n))
+            for s in range(n)
+        ),
+    )

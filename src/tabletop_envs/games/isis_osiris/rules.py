@@ -1,9 +1,7 @@
 """Isis & Osiris: the rules core (pure; no gymnasium or pettingzoo).
 
-Rules: ``docs/rules/isis_osiris.md``. Squares are numbered ``row * 6 + col`` (row 0 at the
-top). Action ids: ``s`` (0-35) puts a stone on square ``s``; ``36 + s`` (36-71) puts the
-revealed tile on square ``s``; ``72`` reveals the top tile of the mover's stack. A tile turn is
-two steps of the same seat: reveal, then place that tile.
+Rules: ``docs/rules/isis_osiris.md``. Squares and action ids: :mod:`.ids` (stone ``s``, tile
+``36 + s``, reveal ``72``). A tile turn is two steps of the same seat: reveal, then place it.
 
 Every seat's stack is dealt face down from the seeded shuffle at set-up; the unused tiles stay
 in the box unseen. Nothing about any stack order or the box reaches an observation; every
@@ -23,14 +21,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_bool, check_choice, check_int_range
 from tabletop_envs.core.rng import make_rng
+from tabletop_envs.games.isis_osiris.ids import ActionIds
 from tabletop_envs.games.isis_osiris.observation import (
+    PlaneOffsets,
     encode,
     layout,
-    shows_value,
+    plane_offsets,
     unseen_counts,
     witnessed,
 )
@@ -53,19 +52,13 @@ from tabletop_envs.games.isis_osiris.tables import (
     TURN,
     VALUE_INDEX,
     all_tiles,
-    coord_to_square,
     max_game_length,
     score_bound,
     square_name,
-    square_to_coord,
 )
+from tabletop_envs.games.isis_osiris.text import material_left, read_board, render
 
 REWARD_MODES = ("win_loss", "score")
-
-#: Stone letters of the text render, per seat.
-STONE_LETTERS = "ABCD"
-#: The eye on the back of a face-down tile in the text render.
-EYE = "()"
 
 
 @dataclass(frozen=True)
@@ -83,32 +76,16 @@ class IsisOsirisParams:
         object.__setattr__(self, "num_players", int(self.num_players))
 
 
-class IsisOsirisState(PhasedGameState):
+class IsisOsirisState(ActionIds, PhasedGameState):
     """A position of Isis & Osiris. Seats ``0 .. n-1`` play in order, seat 0 first."""
 
+    # fmt: off
     __slots__ = (
-        "_flat",
-        "_fresh",
-        "_k",
-        "_mask_place",
-        "_mask_stone",
-        "_mask_turn",
-        "_obs",
-        "_result",
-        "_returns",
-        "_unseen",
-        "_views",
-        "acted_at",
-        "filled",
-        "in_hand",
-        "owner",
-        "placed_at",
-        "stacks",
-        "steps",
-        "stones_left",
-        "tiles",
-        "unused",
+        "_flat", "_fresh", "_k", "_mask_place", "_mask_stone", "_mask_turn", "_obs", "_result",
+        "_returns", "_unseen", "_views", "acted_at", "filled", "in_hand", "owner", "placed_at",
+        "stacks", "steps", "stones_left", "tiles", "unused",
     )
+    # fmt: on
 
     game_name = "isis_osiris"
     over_phase = OVER
@@ -158,7 +135,7 @@ class IsisOsirisState(PhasedGameState):
     def _derive(self) -> None:
         """Rebuild every cache (planes, masks, counts, result) from the state fields."""
         n = self.params.num_players
-        self._k = _offsets(n)
+        self._k = plane_offsets(n)
         self.filled = _filled(self.owner, self.tiles)
         self._obs = np.stack([encode(self, v) for v in range(n)])
         self._views = tuple(self._obs.reshape(n, ROWS, COLS, -1))
@@ -213,7 +190,7 @@ class IsisOsirisState(PhasedGameState):
         state.params = params
         state.rng = make_rng(seed)
         state._start_log(None)  # a position from text: no deal and actions lead to it
-        state.owner, state.tiles, pool = _read_board(rows, n)
+        state.owner, state.tiles, pool = read_board(rows, n)
         filled = _filled(state.owner, state.tiles)
         if in_hand:
             if in_hand not in pool or filled == NUM_SQUARES:
@@ -223,7 +200,7 @@ class IsisOsirisState(PhasedGameState):
                 )
             pool.remove(in_hand)
         state.to_move = filled % n if filled < NUM_SQUARES else (NUM_SQUARES - 1) % n
-        state.stones_left, sizes = _material_left(state.owner, filled, n, state.to_move, in_hand)
+        state.stones_left, sizes = material_left(state.owner, filled, n, state.to_move, in_hand)
         order = state.rng.permutation(len(pool))
         pool = [pool[i] for i in order]
         state.stacks = []
@@ -249,48 +226,6 @@ class IsisOsirisState(PhasedGameState):
     def num_players(self) -> int:
         """Return the number of seats."""
         return self.params.num_players
-
-    # ---- geometry and action helpers ---------------------------------------------------
-    @staticmethod
-    def square_to_coord(square: int) -> tuple[int, int]:
-        """Return ``(row, col)`` of square id ``square`` (0-35, row-major, row 0 on top)."""
-        return square_to_coord(square)
-
-    @staticmethod
-    def coord_to_square(row: int, col: int) -> int:
-        """Return the square id of ``(row, col)``."""
-        return coord_to_square(row, col)
-
-    @staticmethod
-    def stone_action(row: int, col: int) -> int:
-        """Return the action id "put a stone on ``(row, col)``"."""
-        return coord_to_square(row, col)
-
-    @staticmethod
-    def tile_action(row: int, col: int) -> int:
-        """Return the action id "put the revealed tile on ``(row, col)``"."""
-        return TILE_BASE + coord_to_square(row, col)
-
-    @property
-    def reveal_action(self) -> int:
-        """Return the id of "reveal the top tile of my stack" (the last id)."""
-        return REVEAL
-
-    @staticmethod
-    def action_to_coord(action: int) -> tuple[int, int]:
-        """Return the ``(row, col)`` of a stone or tile action; ValueError for reveal."""
-        action = check_int_range("action id", action, 0, NUM_ACTIONS - 1)
-        if action == REVEAL:
-            raise InvalidParameterError(f"action {REVEAL} is reveal, not a square")
-        return square_to_coord(action % NUM_SQUARES)
-
-    def action_to_string(self, action: int) -> str:
-        """Return ``"reveal"``, ``"stone c2"`` or ``"tile c2"``; ValueError for a bad id."""
-        action = check_int_range("action id", action, 0, NUM_ACTIONS - 1)
-        if action == REVEAL:
-            return "reveal"
-        kind = "stone" if action < TILE_BASE else "tile"
-        return f"{kind} {square_name(action % NUM_SQUARES)}"
 
     # ---- dynamics -----------------------------------------------------------------------
     def _legal(self) -> np.ndarray:
@@ -517,32 +452,7 @@ class IsisOsirisState(PhasedGameState):
         ``seat=None`` is the seat to move (what ``env.render()`` shows); ``show_values`` shows
         every value (a spectator's debugging view). Stacks are never shown.
         """
-        viewer = self._viewer(seat)
-        lines = ["    " + "  ".join("abcdef")]
-        for row in range(ROWS):
-            cells = []
-            for col in range(COLS):
-                sq = row * COLS + col
-                if self.owner[sq] >= 0:
-                    cells.append(f" {STONE_LETTERS[self.owner[sq]]}")
-                elif self.tiles[sq]:
-                    shown = show_values or shows_value(self, viewer, sq)
-                    cells.append(f"{self.tiles[sq]:+d}" if shown else EYE)
-                else:
-                    cells.append(" .")
-            lines.append(f"{row + 1:2d}  " + " ".join(cells))
-        for s in range(self.params.num_players):
-            mark = "  <- to move" if s == self.current_player else ""
-            lines.append(
-                f"{STONE_LETTERS[s]} player_{s}: stones {self.stones_left[s]}, "
-                f"tiles {len(self.stacks[s])}{mark}"
-            )
-        if self.phase == PLACE:
-            lines.append(f"placing a {self.in_hand:+d} tile")
-        elif self.phase == OVER:
-            res = self._result
-            lines.append(f"game over: scores {res['scores']}, winners {res['winners']}")
-        return "\n".join(lines)
+        return render(self, self._viewer(seat), show_values)
 
     # ---- hidden information ----------------------------------------------------------------
     def public_outcome(self) -> int | None:
@@ -645,63 +555,10 @@ def _filled(owner: list[int], tiles: list[int]) -> int:
 
 
 @dataclass(frozen=True, eq=False)
-class _Offsets:
-    """Flat offsets into the ``(n, 36, C)`` planes used by the incremental updates.
-
-    Offsets of seat-relative channels are per acting seat, one entry per viewer; a square's
-    offset adds ``square * channels``.
-    """
-
-    num_players: int
-    channels: int  # C: stride of one square
-    views: tuple[int, ...]  # start of each viewer's planes
-    placing: int
-    unseen: int
-    tile_value: int
-    face_down: int
-    empty: int
-    stone: tuple[tuple[tuple[int, int, int], ...], ...]  # (stone, stones_left, empty)
-    reveal: tuple[tuple[tuple[int, int], ...], ...]  # (tiles_left, viewer start)
-
-
-@cache
-def _offsets(num_players: int) -> _Offsets:
-    lay = layout(num_players)
-    c = len(lay.channels)
-    n = num_players
-    views = tuple(v * NUM_SQUARES * c for v in range(n))
-    return _Offsets(
-        num_players=n,
-        channels=c,
-        views=views,
-        placing=lay.placing,
-        unseen=lay.unseen,
-        tile_value=lay.tile_value,
-        face_down=lay.face_down,
-        empty=lay.empty,
-        stone=tuple(
-            tuple(
-                (
-                    views[v] + lay.stones + (s - v) % n,
-                    views[v] + lay.stones_left + (s - v) % n,
-                    views[v] + lay.empty,
-                )
-                for v in range(n)
-            )
-            for s in range(n)
-        ),
-        reveal=tuple(
-            tuple((views[v] + lay.tiles_left + (s - v) % n, views[v]) for v in range(n))
-            for s in range(n)
-        ),
-    )
-
-
-@dataclass(frozen=True, eq=False)
 class _Start:
     """The opening position's planes and masks for one configuration (copied, never mutated)."""
 
-    offsets: _Offsets
+    offsets: PlaneOffsets
     obs: np.ndarray
     obs_grid_shape: tuple[int, ...]
     unseen: tuple[tuple[int, ...], ...]  # per viewer
@@ -740,46 +597,3 @@ def _spec(num_players: int, reward: str) -> GameSpec:
         max_game_length=max_game_length(num_players),
         reward_range=(-bound, bound),
     )
-
-
-def _read_board(rows: list[list[str]], n: int) -> tuple[list[int], list[int], list[int]]:
-    """Return the owners and tiles of a text board, and the tile values not on it."""
-    owner = [-1] * NUM_SQUARES
-    tiles = [0] * NUM_SQUARES
-    pool = all_tiles()
-    for sq, token in enumerate(t for row in rows for t in row):
-        if token in STONE_LETTERS[:n]:
-            owner[sq] = STONE_LETTERS.index(token)
-        elif token != ".":
-            try:
-                value = int(token)
-                pool.remove(value)
-            except ValueError:
-                raise ValueError(
-                    f"token {token!r} at {square_name(sq)}: use '.', a stone letter "
-                    f"{', '.join(STONE_LETTERS[:n])} or a tile value left in the mix "
-                    f"{sorted(TILE_MIX)}"
-                ) from None
-            tiles[sq] = value
-    return owner, tiles, pool
-
-
-def _material_left(
-    owner: list[int], filled: int, n: int, to_move: int, in_hand: int
-) -> tuple[list[int], list[int]]:
-    """Return each seat's stones left and stack size after ``filled`` turns; ValueError if
-    the board cannot be reached."""
-    stones, tiles, _ = MATERIAL[n]
-    stones_left, sizes = [], []
-    for seat in range(n):
-        turns = filled // n + (seat < filled % n)
-        used = owner.count(seat)
-        played = turns - used + (1 if in_hand and seat == to_move else 0)
-        if used > stones or not 0 <= played <= tiles:
-            raise ValueError(
-                f"seat {seat} has {used} stones on the board after {turns} turns; "
-                f"with {stones} stones and {tiles} tiles each that is impossible"
-            )
-        stones_left.append(stones - used)
-        sizes.append(tiles - played)
-    return stones_left, sizes

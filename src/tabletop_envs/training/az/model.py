@@ -134,7 +134,7 @@ def torch_evaluator(net: Any) -> Callable[[np.ndarray, np.ndarray], tuple[np.nda
             x = _trunk(net, obs, cache) if sparse_in else _features(net, torch.from_numpy(obs))
             values = torch.tanh(net["value"](x)).squeeze(-1)
             priors = _legal_priors(net["policy"], x, np.asarray(mask, dtype=bool))
-        return priors.numpy(), values.numpy()
+        return priors, values.numpy()
 
     return evaluate
 
@@ -174,19 +174,20 @@ def _trunk(net: Any, obs: np.ndarray, cache: dict[str, Any]) -> Any:
     return x
 
 
-def _legal_priors(policy: Any, x: Any, legal: np.ndarray) -> Any:
-    """Return :func:`masked_priors` of ``policy(x)``, computing only the logits of the actions
-    legal in some row (when they are under a third of them)."""
+def _legal_priors(policy: Any, x: Any, legal: np.ndarray) -> np.ndarray:
+    """Return :func:`masked_priors` of ``policy(x)`` (float64, as the search reads them),
+    computing only the logits of the actions legal in some row (when they are under a third
+    of them)."""
     import torch
 
     cols = np.flatnonzero(legal.any(axis=0))
     if 3 * len(cols) >= legal.shape[1]:
-        return masked_priors(policy(x), torch.from_numpy(legal))
-    priors = torch.zeros(legal.shape, dtype=x.dtype)
+        return masked_priors(policy(x), torch.from_numpy(legal)).numpy().astype(np.float64)
+    priors = np.zeros(legal.shape)  # scattered into by numpy: 3x faster than torch's index_put
     if len(cols):
         pick = torch.from_numpy(cols)
         logits = torch.nn.functional.linear(x, policy.weight[pick], policy.bias[pick])
-        priors[:, pick] = masked_priors(logits, torch.from_numpy(legal[:, cols]))
+        priors[:, cols] = masked_priors(logits, torch.from_numpy(legal[:, cols])).numpy()
     return priors
 
 

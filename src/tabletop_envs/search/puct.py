@@ -312,9 +312,10 @@ def _expand_roots(
         raise ValueError(f"search_trees got {len(kept)} kept nodes for {len(roots)} roots")
     masks = np.stack([g.legal_mask() for g in roots]).astype(bool)
     legals = [np.flatnonzero(m) for m in masks]
+    ids = [legal.tolist() for legal in legals]  # the same ids as lists (read, never changed)
     usable = [
-        node if node is not None and node.use_legal(legal.tolist()) else None
-        for node, legal in zip(kept or [None] * len(roots), legals, strict=True)
+        node if node is not None and node.use_legal(actions) else None
+        for node, actions in zip(kept or [None] * len(roots), ids, strict=True)
     ]
     new = {i: k for k, i in enumerate(i for i, node in enumerate(usable) if node is None)}
     if new:
@@ -323,7 +324,7 @@ def _expand_roots(
     trees = []
     root_priors = np.zeros((len(roots), num_actions))
     alpha, fraction = noise
-    for i, (tree, legal) in enumerate(zip(usable, legals, strict=True)):
+    for i, (tree, legal, actions) in enumerate(zip(usable, legals, ids, strict=True)):
         if tree is None:
             k = new[i]
             root_p = priors[k, legal]
@@ -331,14 +332,14 @@ def _expand_roots(
             tree.n = 1
             tree.value = values[k]
         else:  # a kept node: its priors (renormalized over the legal actions) and visits
-            root_p = np.array([tree.p[a] for a in legal.tolist()]) * tree.inv
+            root_p = np.array([tree.p[a] for a in actions]) * tree.inv
             tree.player = -1
         if alpha is not None and fraction > 0:
             mixed = rng.dirichlet(np.full(len(legal), float(alpha)))
             root_p = (1.0 - fraction) * root_p + fraction * mixed
         root_priors[i, legal] = root_p
-        tree.prior = dict(zip(legal.tolist(), root_p.tolist(), strict=True))
-        tree.use_legal(legal.tolist())
+        tree.prior = dict(zip(actions, root_p.tolist(), strict=True))
+        tree.use_legal(actions)  # again for a kept node: its priors were just replaced
         trees.append(tree)
     return trees, root_priors
 

@@ -56,6 +56,8 @@ from tabletop_envs.games.isis_osiris.tables import (
     score_bound,
     square_name,
 )
+from tabletop_envs.games.isis_osiris.text import EYE as EYE
+from tabletop_envs.games.isis_osiris.text import STONE_LETTERS as STONE_LETTERS
 from tabletop_envs.games.isis_osiris.text import material_left, read_board, render
 
 REWARD_MODES = ("win_loss", "score")
@@ -456,10 +458,7 @@ class IsisOsirisState(ActionIds, PhasedGameState):
 
     # ---- hidden information ----------------------------------------------------------------
     def public_outcome(self) -> int | None:
-        """Return the value of the tile just revealed (in hand, to be placed), else None.
-
-        A reveal shows the tile to everybody; the placement that follows is the same seat's.
-        """
+        """Return the value of the tile just revealed (public; its seat places it), else None."""
         return self.in_hand if self.phase == PLACE else None
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> IsisOsirisState:

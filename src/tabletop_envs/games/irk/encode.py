@@ -11,11 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tabletop_envs.core.seats import relative_seats
 from tabletop_envs.games.irk.deck import COLORS
-from tabletop_envs.games.irk.facts import Counts
+from tabletop_envs.games.irk.facts import ORDERS, Counts
 from tabletop_envs.games.irk.observation import NUM_ROUNDS, ObservationLayout
-from tabletop_envs.games.irk.params import MAX_PLAYERS, PLACE, ROUND_KINDS
+from tabletop_envs.games.irk.params import PLACE, ROUND_KINDS
 from tabletop_envs.games.irk.placement import PlacementTables
 from tabletop_envs.games.irk.scoring import TableAfter
 
@@ -23,9 +22,6 @@ if TYPE_CHECKING:
     from tabletop_envs.core.game import GameSpec
     from tabletop_envs.games.irk.deck import Tile
     from tabletop_envs.games.irk.params import IrkParams
-
-#: Per number of players, per observer: the seats in egocentric order (``relative_seats``).
-ORDERS = {n: tuple(relative_seats(s, n) for s in range(n)) for n in range(1, MAX_PLAYERS + 1)}
 
 
 class Encoding:

@@ -2,8 +2,8 @@
 
 Kept apart from :mod:`tabletop_envs.games.irk.rules` (the state and its transitions): the
 :class:`~tabletop_envs.core.GameSpec` of a parameter set, what each tile adds to a score pile,
-the bytes of a table cell's first observation channels, and the chance helper of
-``resample_hidden``.
+the bytes of a table cell's first observation channels, the seat orders and the other seats
+per seat, and the chance helper of ``resample_hidden``.
 """
 
 from __future__ import annotations
@@ -15,13 +15,22 @@ from typing import Any
 import numpy as np
 
 from tabletop_envs.core.game import GameSpec
+from tabletop_envs.core.seats import relative_seats
 from tabletop_envs.games.irk.deck import DECK_CACHE_SIZE, deck_tiles
 from tabletop_envs.games.irk.observation import CODE_FEATURES, NUM_ROUNDS, observation_layout
-from tabletop_envs.games.irk.params import HAND_SIZE, MAX_DECK, opening_count
+from tabletop_envs.games.irk.params import HAND_SIZE, MAX_DECK, MAX_PLAYERS, opening_count
 from tabletop_envs.games.irk.scoring import pile_counts
 
 #: Per color, a count (or a number of stars): a row of :func:`tile_counts` or of a score pile.
 Counts = tuple[int, ...]
+
+#: Per number of players, per observer: the seats in egocentric order (``relative_seats``).
+ORDERS = {n: tuple(relative_seats(s, n) for s in range(n)) for n in range(1, MAX_PLAYERS + 1)}
+#: Per number of players, per seat: the other seats, ascending.
+OTHERS = {
+    n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
+    for n in range(1, MAX_PLAYERS + 1)
+}
 
 
 @lru_cache(maxsize=DECK_CACHE_SIZE)

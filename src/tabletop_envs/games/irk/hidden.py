@@ -10,19 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tabletop_envs.games.irk.facts import draw_seed
-from tabletop_envs.games.irk.params import CHOOSE, MAX_PLAYERS, PLACE, IrkParams
+from tabletop_envs.games.irk.facts import OTHERS, draw_seed
+from tabletop_envs.games.irk.params import CHOOSE, PLACE, IrkParams
 
 if TYPE_CHECKING:
     from tabletop_envs.games.irk.rules import IrkState
 
 _GENERATOR = np.random.Generator
-
-#: Per number of players, per seat: the other seats, ascending.
-OTHERS = {
-    n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
-    for n in range(1, MAX_PLAYERS + 1)
-}
 
 
 class SecretChoices:

@@ -22,8 +22,9 @@ from tabletop_envs.core.game import GameSpec, PhasedGameState
 from tabletop_envs.core.params import check_int_range
 from tabletop_envs.core.seats import next_seat, relative_seats
 from tabletop_envs.games.irk.deck import COLORS, Tile, deck_tiles
-from tabletop_envs.games.irk.encode import ORDERS, Encoding
+from tabletop_envs.games.irk.encode import Encoding
 from tabletop_envs.games.irk.facts import (
+    ORDERS,
     Counts,
     add_counts,
     copy_lists,

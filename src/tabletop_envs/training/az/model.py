@@ -82,15 +82,20 @@ def set_learning_rate(optimizer: Any, learning_rate: float) -> None:
 
 def torch_forward(net: Any, obs: Any) -> tuple[Any, Any]:
     """Return ``(logits (B, A), values (B,))`` of the torch net for ``obs`` (B, D) float32."""
-    import torch
-
     x = _features(net, obs)
-    return net["policy"](x), torch.tanh(net["value"](x)).squeeze(-1)
+    return net["policy"](x), _value(net, x)
 
 
 def _features(net: Any, obs: Any) -> Any:
     """Return what the heads read: the trunk's output (after the conv trunk, if any)."""
     return net["trunk"](net["conv"](obs) if "conv" in net else obs)
+
+
+def _value(net: Any, x: Any) -> Any:
+    """Return the value head's output for the features ``x``: (B,) in [-1, 1]."""
+    import torch
+
+    return torch.tanh(net["value"](x)).squeeze(-1)
 
 
 def masked_priors(logits: Any, mask: Any) -> Any:
@@ -132,7 +137,7 @@ def torch_evaluator(net: Any) -> Callable[[np.ndarray, np.ndarray], tuple[np.nda
                 logits, values = torch_forward(net, torch.from_numpy(obs))
                 return masked_priors(logits, torch.from_numpy(mask)).numpy(), values.numpy()
             x = _trunk(net, obs, cache) if sparse_in else _features(net, torch.from_numpy(obs))
-            values = torch.tanh(net["value"](x)).squeeze(-1)
+            values = _value(net, x)
             priors = _legal_priors(net["policy"], x, np.asarray(mask, dtype=bool))
         return priors, values.numpy()
 

@@ -106,3 +106,65 @@ def test_az_search_times_the_packaged_experts(
     text = capsys.readouterr().out
     assert text.startswith("iris_v0: expert (simulations=") and "ms/move mean" in text
     assert "(1 games against greedy)" in text
+
+
+def test_value_check_scores_values_against_the_games_own_outcomes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tabletop_envs.agents.az import PolicyValueNet
+    from tabletop_envs.games.irk.rules import IrkState
+
+    check = load("value_check", monkeypatch)
+    assert check.correlation([1.0, 2.0, 3.0], [2.0, 4.0, 7.0]) == pytest.approx(0.9934, abs=1e-4)
+    assert check.correlation([1.0, 1.0], [0.0, 1.0]) != check.correlation([1.0, 1.0], [0.0, 1.0])
+    net = PolicyValueNet.initial(IrkState.new(seed=0), hidden=(8,), seed=1)
+    path = tmp_path / "net.npz"
+    net.save(path)
+    draws = []
+    honest = IrkState.resample_hidden
+
+    def counted(self: IrkState, seat: int, rng: object) -> IrkState:
+        draws.append(seat)
+        return honest(self, seat, rng)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(IrkState, "resample_hidden", counted)
+    args = check.argparse.Namespace(
+        env="irk_v0", agent=f"az:{path}", players=["random"], games=2, epsilon=0.0, seed=5
+    )
+    rows = check.record(args)
+    # every position with a choice: Irk's 22 steps less the forced last bets (one tile each)
+    assert 30 <= len(rows) <= 44 and len(draws) == len(rows)  # every playout on a redraw
+    assert {stage for stage, *_ in rows} == set(range(check.STAGES))
+    # each game's positions share its outcome; a 2-player result is +1/-1 or 0 for both
+    outcomes = {round(r[3], 6) for r in rows}
+    assert outcomes <= {-1.0, 0.0, 1.0}
+    assert all(-1.0 <= r[1] <= 1.0 and -1.0 <= r[2] <= 1.0 for r in rows)
+    assert check.main(["--env", "irk_v0", "--agent", f"az:{path}", "--games", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "positions of 1 games" in text and "5/5" in text
+
+
+def test_the_split_agent_asks_the_chooser_to_choose_and_the_placer_to_place(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tabletop_envs.games.irk.rules import CHOOSE, IrkState
+
+    split_module = load("irk_split", monkeypatch)
+    split = split_module.SplitAgent("random", "greedy", seed=1)
+    asked: list[tuple[str, int]] = []
+    for role in ("chooser", "placer"):
+        inner = getattr(split, role)
+        act = inner.act
+        monkeypatch.setattr(
+            inner,
+            "act",
+            lambda g, s, act=act, role=role: asked.append((role, g.phase)) or act(g, s),
+        )
+    game = IrkState.new(seed=3)
+    while not game.is_terminal:
+        game.apply(split.act(game, game.current_player))
+    assert {phase for role, phase in asked if role == "chooser"} == {CHOOSE}
+    assert asked and CHOOSE not in {phase for role, phase in asked if role == "placer"}
+    assert any(role == "placer" for role, _ in asked)
+    assert split_module.main(["--chooser", "random", "--placer", "random", "--games", "2"]) == 0
+    assert "choose=random+place=random" in capsys.readouterr().out

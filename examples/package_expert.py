@@ -7,9 +7,11 @@
 
 Reads a network file written by AlphaZero-style training (``model.npz`` or ``best.npz``),
 checks that it plays ``--env``'s default parameters, sets the agent's defaults in its meta
-(``--simulations``, ``--playout-weight``, ``--playout``, ``--root``, ``--value-target`` and
-``--reuse``, stored under the file format's names ``simulations``, ``rollout_weight``,
-``rollout_policy``, ``root``, ``value_target`` and ``reuse``; an option left out keeps the
+(``--simulations``, ``--playout-weight``, ``--playout``, ``--root``, ``--value-target``,
+``--reuse`` and the root guide ``--guide``, ``--guide-weight``, ``--guide-temperature``, stored
+under the file format's names ``simulations``, ``rollout_weight``, ``rollout_policy``, ``root``,
+``value_target``, ``reuse``, ``guide``, ``guide_weight`` and ``guide_temperature``; an option
+left out keeps the
 file's own; ``--rollout-weight`` and
 ``--rollout-policy`` are the old spellings) and writes it
 to ``--out``, by default ``src/tabletop_envs/agents/experts/<env>.npz``,
@@ -25,7 +27,7 @@ from pathlib import Path
 
 from tabletop_envs.agents.az import ROLLOUT_POLICIES, PolicyValueNet
 from tabletop_envs.envs.registry import env_spec, registered_envs
-from tabletop_envs.search.network_file import ROOTS, VALUE_TARGETS
+from tabletop_envs.search.network_file import GUIDES, ROOTS, VALUE_TARGETS
 
 EXPERTS = Path(__file__).resolve().parents[1] / "src" / "tabletop_envs" / "agents" / "experts"
 
@@ -69,6 +71,23 @@ def main(argv: list[str] | None = None) -> int:
         help="on: a seat's decision right after its own move searches on in the subtree the "
         "last search grew (Iris's second stone)",
     )
+    parser.add_argument(
+        "--guide",
+        choices=GUIDES,
+        help="the heuristic whose scores of the legal actions guide the root's priors",
+    )
+    parser.add_argument(
+        "--guide-weight",
+        type=float,
+        metavar="WEIGHT",
+        help="the guide's share of the root's priors, 0-1",
+    )
+    parser.add_argument(
+        "--guide-temperature",
+        type=float,
+        metavar="T",
+        help="the temperature of the guide's softmax, in the heuristic's score units",
+    )
     parser.add_argument("--dtype", choices=("float32", "float16"), default="float32")
     parser.add_argument("--out", help="default: the package's experts/<env>.npz")
     args = parser.parse_args(argv)
@@ -76,7 +95,16 @@ def main(argv: list[str] | None = None) -> int:
         net = PolicyValueNet.load(args.network)
         net.check_game(env_spec(args.env).load_game().new(seed=0))
         meta = dict(net.meta, env=args.env)
-        for key in ("simulations", "rollout_weight", "rollout_policy", "root", "value_target"):
+        for key in (
+            "simulations",
+            "rollout_weight",
+            "rollout_policy",
+            "root",
+            "value_target",
+            "guide",
+            "guide_weight",
+            "guide_temperature",
+        ):
             if getattr(args, key) is not None:
                 meta[key] = getattr(args, key)
         if args.reuse is not None:
@@ -93,7 +121,13 @@ def main(argv: list[str] | None = None) -> int:
         f"playout_weight={meta.get('rollout_weight', 0)}, "
         f"playout={meta.get('rollout_policy', 'random')}, root={meta.get('root', 'puct')}, "
         f"value_target={meta.get('value_target', 'the returns')}, "
-        f"reuse={'on' if meta.get('reuse') else 'off'}"
+        f"reuse={'on' if meta.get('reuse') else 'off'}, guide={meta.get('guide', 'none')}"
+        + (
+            f" (weight {meta.get('guide_weight', 1.0)}, temperature "
+            f"{meta.get('guide_temperature', 1.0)})"
+            if "guide" in meta
+            else ""
+        )
     )
     return 0
 

@@ -86,3 +86,19 @@ def test_packaging_sets_tree_reuse(tmp_path, capsys):
     assert not make_agent(f"az:{out},reuse=off", "iris_v0").reuse  # type: ignore[attr-defined]
     assert _script().main([*argv, "--reuse", "off"]) == 0
     assert not make_agent(f"az:{out}", "iris_v0").reuse  # type: ignore[attr-defined]
+
+
+def test_packaging_sets_the_root_guide(tmp_path, capsys):
+    PolicyValueNet.initial(IrkState.new(seed=0), hidden=(8,)).save(tmp_path / "best.npz")
+    out = tmp_path / "expert.npz"
+    argv = [str(tmp_path / "best.npz"), "--env", "irk_v0", "--out", str(out)]
+    assert _script().main([*argv, "--guide", "planner", "--guide-weight", "0.75"]) == 0
+    assert "guide=planner (weight 0.75, temperature 1.0)" in capsys.readouterr().out
+    agent = make_agent(f"az:{out}", "irk_v0")
+    assert (agent.guide, agent.guide_weight, agent.guide_temperature) == ("planner", 0.75, 1.0)  # type: ignore[attr-defined]
+    assert make_agent(f"az:{out},guide_weight=0", "irk_v0").guide_weight == 0  # type: ignore[attr-defined]
+    with pytest.raises(SystemExit):
+        _script().main([*argv, "--guide-temperature", "-1"])
+    assert "guide_temperature must be a finite number > 0, got -1.0" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        _script().main([*argv, "--guide", "random"])

@@ -19,6 +19,7 @@ from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_int_range
 from tabletop_envs.search.evaluator import Evaluator, encode, encode_batch, uniform_evaluator
+from tabletop_envs.search.guide import guide_prior, guide_settings
 from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED, MAX_CONSIDERED, gumbel_search
 from tabletop_envs.search.network import (
     FORMAT,
@@ -35,8 +36,15 @@ from tabletop_envs.search.network import (
     params_json,
 )
 from tabletop_envs.search.network_file import ROOTS
-from tabletop_envs.search.playouts import PLAYOUTS, check_playout, check_playout_weight, renamed
+from tabletop_envs.search.playouts import (
+    PLAYOUTS,
+    HeuristicChoice,
+    check_playout,
+    check_playout_weight,
+    renamed,
+)
 from tabletop_envs.search.puct import (
+    Guide,
     SearchOptions,
     check_c_puct,
     puct_search,
@@ -93,6 +101,12 @@ class AZAgent(Agent):
     ``simulations=0`` plays the network's most likely legal action without search. A decision
     with a single legal action is returned at once. The search reads only what the seat may know.
 
+    ``guide`` (``"greedy"`` or ``"planner"``; PUCT root only) mixes that heuristic's scores of
+    the legal actions, a softmax at ``guide_temperature``, into the root's priors with weight
+    ``guide_weight`` (:mod:`~tabletop_envs.search.guide`; ``network=False`` keeps the guide).
+    ``None`` takes the file's ``"guide"``, ``"guide_weight"`` and ``"guide_temperature"``, else
+    no guide, weight 1 and temperature 1; ``guide_weight=0`` switches a file's guide off.
+
     ``reuse=True`` (PUCT root only): when the seat decides again right after its own move
     (Iris's second stone, a placement after a reveal), the search goes on in the subtree the
     last search grew below that move (:mod:`~tabletop_envs.search.reuse`), its visits counted.
@@ -121,6 +135,9 @@ class AZAgent(Agent):
         root: str | None = None,
         considered: int = DEFAULT_CONSIDERED,
         reuse: bool | None = None,
+        guide: str | None = None,
+        guide_weight: float | None = None,
+        guide_temperature: float | None = None,
         rollout_weight: float | None = None,
         rollout_policy: str | None = None,
     ) -> None:
@@ -162,6 +179,12 @@ class AZAgent(Agent):
         if reuse is None:
             reuse = root == "puct" and bool(net.meta.get("reuse", False))
         self.reuse = reuse
+        self.guide, self.guide_weight, self.guide_temperature = guide_settings(
+            net.meta, guide, guide_weight, guide_temperature
+        )
+        if self.guide is not None and self.guide_weight > 0 and root == "gumbel":
+            raise InvalidParameterError("a guide needs root=puct (a Gumbel root is not guided)")
+        self._guide_choice = HeuristicChoice(self.guide) if self.guide else None
         self._kept = KeptTree()
         self.evaluate: Evaluator = net if network else uniform_evaluator
         self.value_target: str | None = net.meta.get("value_target")
@@ -203,6 +226,9 @@ class AZAgent(Agent):
             if not self.network:  # a uniform prior: the lowest legal id
                 return int(legal[0])
             priors, _ = self.net.evaluate_game(game, seat)
+            guide = self._root_guide(game, seat)
+            if guide is not None:
+                priors = (1.0 - guide[1]) * priors + guide[1] * guide[0]
             return int(max(legal, key=lambda a: (priors[a], -a)))
         if self.root == "gumbel":
             result = gumbel_search(
@@ -229,14 +255,30 @@ class AZAgent(Agent):
             self.score_scale,
         )
         kept = [self._kept.take(game)] if self.reuse else None
+        guides = [self._root_guide(game, seat)]
         trees, root_priors = search_trees(
-            [game], [seat], self.evaluate, self.simulations, self.rng, options, [puct_select], kept
+            [game],
+            [seat],
+            self.evaluate,
+            self.simulations,
+            self.rng,
+            options,
+            [puct_select],
+            kept,
+            guides,
         )
         visits, prior = visit_counts(trees, root_priors.shape)[0].tolist(), root_priors[0].tolist()
         action = int(max(legal, key=lambda a: (visits[a], prior[a], -a)))
         if self.reuse:
             self._kept.keep(game, trees[0])
         return action
+
+    def _root_guide(self, game: GameState, seat: int) -> Guide | None:
+        """Return the guide's prior and weight for this decision (None without a guide)."""
+        if self._guide_choice is None or self.guide_weight == 0:
+            return None
+        prior = guide_prior(self._guide_choice, game, seat, self.guide_temperature, self.rng)
+        return prior, self.guide_weight
 
 
 def _renamed_attribute(old: str, new: str) -> None:

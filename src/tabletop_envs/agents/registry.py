@@ -18,7 +18,11 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
   playout's result in each leaf's value; default: the file's ``rollout_weight``, else 0; its
   former name ``rollout`` is still read, with a DeprecationWarning) and ``network`` (``on``,
   the default, or ``off``: the same search, simulations and playouts with a uniform prior and
-  value 0 in place of the network, to measure what it adds), e.g.
+  value 0 in place of the network, to measure what it adds), ``root`` (``puct`` or ``gumbel``),
+  ``considered`` (int, a Gumbel root's candidates), ``reuse`` (``on``/``off``: go on in the
+  subtree the last search grew) and ``guide`` (``greedy`` or ``planner``: the heuristic whose
+  scores, a softmax at ``guide_temperature``, float > 0, make ``guide_weight``, float in [0, 1],
+  of the root's priors; defaults: the file's, else no guide, 1 and 1), e.g.
   ``az:iris.npz,simulations=200,c=2``;
 - ``expert`` — the network packaged for the env (``tabletop_envs/agents/experts/<env>.npz``)
   played as ``az`` is, same options: ``expert``, ``expert:simulations=200``,
@@ -264,11 +268,13 @@ def _az(args: str, env_name: str, seed: int | None) -> Agent:
         raise InvalidParameterError(
             "use az:PATH[,simulations=N][,c=F][,playout=random|greedy|planner]"
             "[,playout_weight=W][,network=on|off][,root=puct|gumbel][,considered=K]"
-            "[,reuse=on|off] (a policy-value network .npz; simulations per move, 0 plays the "
+            "[,reuse=on|off][,guide=greedy|planner][,guide_weight=W][,guide_temperature=T] "
+            "(a policy-value network .npz; simulations per move, 0 plays the "
             "network's most likely move; c the PUCT constant; playout how playouts move; "
             "playout_weight their weight in leaf values, 0-1; network=off the same search "
             "without the network; root=gumbel a Gumbel root over the K likeliest actions; "
-            "reuse=on each search goes on in the subtree the last one grew), got "
+            "reuse=on each search goes on in the subtree the last one grew; guide a heuristic "
+            "whose scores, a softmax at temperature T, make W of the root's priors), got "
             f"{quote(f'az:{args}')}"
         )
     net = PolicyValueNet.load(path.strip())
@@ -323,6 +329,9 @@ def _az_agent(
         "root": str,
         "considered": int,
         "reuse": str,
+        "guide": str,
+        "guide_weight": float,
+        "guide_temperature": float,
     }
     kwargs = parse_kwargs(options, types, spec, renamed={"rollout": "playout_weight"})
     for name, meaning in (
@@ -348,6 +357,8 @@ def _az_agent(
         agent = AZAgent(net, seed=seed, **kwargs)  # type: ignore[arg-type]
     if agent.playout_weight > 0:
         _check_heuristic(env_name, agent.playout)
+    if agent.guide is not None and agent.guide_weight > 0:
+        _check_heuristic(env_name, agent.guide)
     return agent
 
 

@@ -76,6 +76,9 @@ MAX_SIZE = 1 << 20
 #: default (the file format's key and values, unchanged; a search takes every one of
 #: :data:`tabletop_envs.search.playouts.PLAYOUTS`).
 ROLLOUT_POLICIES = ("random", "greedy")
+#: Values a file's ``"guide"`` may hold: the heuristic an agent guides its root with by default
+#: (:mod:`tabletop_envs.search.guide`).
+GUIDES = ("greedy", "planner")
 #: Values a file's ``"value_target"`` may hold: what its value head learnt, the scale a search
 #: backs up finished games and playouts on (:data:`tabletop_envs.search.values.VALUE_TARGETS`).
 VALUE_TARGETS = ("result", "score")
@@ -204,6 +207,15 @@ def _check_defaults(meta: dict[str, Any]) -> None:
         )
     if "reuse" in meta and type(meta["reuse"]) is not bool:
         raise _meta_error(f"network meta reuse must be true or false, got {quote(meta['reuse'])}")
+    if "guide" in meta and meta["guide"] not in GUIDES:
+        raise _meta_error(
+            f"network meta guide must be one of {', '.join(GUIDES)}, got {quote(meta['guide'])}"
+        )
+    for key, low in (("guide_weight", 0.0), ("guide_temperature", None)):
+        x = meta.get(key, 1.0)
+        if type(x) not in (int, float) or not (0 < x < math.inf if low is None else 0 <= x <= 1):
+            limits = "a finite number > 0" if low is None else "a number in [0, 1]"
+            raise _meta_error(f"network meta {key} must be {limits}, got {quote(x)}")
     if "rollout_policy" in meta and meta["rollout_policy"] not in ROLLOUT_POLICIES:
         raise _meta_error(
             f"network meta rollout_policy must be one of {', '.join(ROLLOUT_POLICIES)}, got "

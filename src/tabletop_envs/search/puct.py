@@ -57,6 +57,10 @@ from tabletop_envs.search.values import (
 #: in the object, reading the root's priors (``node.p``, ``node.inv``) and its children's visits.
 RootSelection = Callable[[Node, float], int]
 
+#: ``(prior, weight)``: a prior over the action space and its share of one root's priors
+#: (:func:`search_trees`; :mod:`tabletop_envs.search.guide` makes one from a heuristic).
+Guide = tuple[np.ndarray, float]
+
 
 def puct_select(node: Node, c_puct: float) -> int:
     """Return the action maximizing ``Q + c_puct * P * sqrt(N) / (1 + N_child)`` at ``node``.
@@ -253,6 +257,7 @@ def search_trees(
     options: SearchOptions,
     selectors: Sequence[RootSelection],
     kept: Sequence[Node | None] | None = None,
+    guides: Sequence[Guide | None] | None = None,
 ) -> tuple[list[Node], np.ndarray]:
     """Search every root, ``selectors[i]`` choosing at root ``i``; return the trees and priors.
 
@@ -263,6 +268,10 @@ def search_trees(
     ``roots[i]`` (:class:`~tabletop_envs.search.reuse.KeptTree` finds it): the search goes on
     in that subtree, its visits and priors kept, instead of a new tree, unless its priors miss
     an action legal at the root (then the root is expanded anew).
+
+    ``guides[i]``, when given and not None, is ``(prior, weight)``: a prior over the action space
+    (:func:`~tabletop_envs.search.guide.guide_prior`) mixed into root ``i``'s priors as
+    ``(1 - weight) * priors + weight * prior``, before the root noise.
 
     Returns ``(trees, root priors (len(roots), A) float64)``; each new root node keeps the
     evaluator's value for its mover (``tree.value``, what a Gumbel root mixes in).
@@ -276,7 +285,7 @@ def search_trees(
     # it is walked, and the walks are sequential), seeded from rng, never the true one
     chance = make_rng(int(rng.integers(2**63)))
     scales = [ValueScale.of(g, *options.values) for g in roots]
-    trees, root_priors = _expand_roots(roots, seats, evaluate, rng, options.noise, kept)
+    trees, root_priors = _expand_roots(roots, seats, evaluate, rng, options.noise, kept, guides)
     for _ in range(simulations):
         leaves = []
         for i, tree in enumerate(trees):
@@ -297,19 +306,22 @@ def _expand_roots(
     rng: np.random.Generator,
     noise: tuple[float | None, float],
     kept: Sequence[Node | None] | None,
+    guides: Sequence[Guide | None] | None = None,
 ) -> tuple[list[Node], np.ndarray]:
     """Expand every root once, from what its seat sees (this costs no simulation).
 
     A root with a usable kept node (:func:`search_trees`) takes it and its priors; the others
-    are evaluated together. ``noise`` is the Dirichlet ``(alpha, fraction)``, mixed into every
-    root's priors when alpha is set. Returns the trees (a new root's ``value``: the
+    are evaluated together. A root's guide (:func:`search_trees`) is mixed into its priors,
+    then ``noise``, the Dirichlet ``(alpha, fraction)``, into every root's priors when alpha is
+    set. Returns the trees (a new root's ``value``: the
     evaluator's, for its mover) and the root priors (noise mixed in), (len(roots), A) float64.
     """
     num_actions = roots[0].spec.num_actions
     if any(g.spec.num_actions != num_actions for g in roots):
         raise ValueError("run_puct's roots must share one action space (one game and parameters)")
-    if kept is not None and len(kept) != len(roots):
-        raise ValueError(f"search_trees got {len(kept)} kept nodes for {len(roots)} roots")
+    for name, given in (("kept nodes", kept), ("guides", guides)):
+        if given is not None and len(given) != len(roots):
+            raise ValueError(f"search_trees got {len(given)} {name} for {len(roots)} roots")
     masks = np.stack([g.legal_mask() for g in roots]).astype(bool)
     legals = [np.flatnonzero(m) for m in masks]
     ids = [legal.tolist() for legal in legals]  # the same ids as lists (read, never changed)
@@ -324,6 +336,7 @@ def _expand_roots(
     trees = []
     root_priors = np.zeros((len(roots), num_actions))
     alpha, fraction = noise
+    guided = guides or [None] * len(roots)
     for i, (tree, legal, actions) in enumerate(zip(usable, legals, ids, strict=True)):
         if tree is None:
             k = new[i]
@@ -334,6 +347,10 @@ def _expand_roots(
         else:  # a kept node: its priors (renormalized over the legal actions) and visits
             root_p = np.array([tree.p[a] for a in actions]) * tree.inv
             tree.player = -1
+        guide = guided[i]
+        if guide is not None:
+            prior, weight = guide
+            root_p = (1.0 - weight) * root_p + weight * prior[legal]
         if alpha is not None and fraction > 0:
             mixed = rng.dirichlet(np.full(len(legal), float(alpha)))
             root_p = (1.0 - fraction) * root_p + fraction * mixed

@@ -118,3 +118,21 @@ def test_guide_options_and_file_keys_are_checked():
     ):
         with pytest.raises(NetworkFileError, match=message):
             check_meta(dict(net.meta, **{key: bad}))
+
+
+def test_without_search_the_guide_is_mixed_into_the_prior_the_move_is_read_from():
+    choice = HeuristicChoice("greedy")
+    game, best = next(
+        (g, best)
+        for seed in range(4, 20)
+        for g in choice_positions("isis_osiris_v0", {}, seed)
+        for best in [choice.top(g, g.current_player, np.random.default_rng(0))[0]]
+        if g.legal_actions()[0] not in best  # the unguided choice is not the guide's
+    )
+    seat = game.current_player
+    for network in ("on", "off"):
+        spec = f"expert:simulations=0,network={network}"
+        guided: Any = make_agent(f"{spec},guide=greedy,guide_temperature=0.0001", "isis_osiris_v0")
+        assert guided.act(game, seat) in best
+    plain: Any = make_agent("expert:simulations=0,network=off", "isis_osiris_v0")
+    assert plain.act(game, seat) == game.legal_actions()[0]

@@ -223,9 +223,10 @@ class AZAgent(Agent):
             self.net.check_game(game)
             self._checked = key
         if self.simulations == 0:
-            if not self.network:  # a uniform prior: the lowest legal id
-                return int(legal[0])
-            priors, _ = self.net.evaluate_game(game, seat)
+            if self.network:
+                priors, _ = self.net.evaluate_game(game, seat)
+            else:  # a uniform prior: the lowest legal id, unless a guide says otherwise
+                priors = mask / len(legal)
             guide = self._root_guide(game, seat)
             if guide is not None:
                 priors = (1.0 - guide[1]) * priors + guide[1] * guide[0]

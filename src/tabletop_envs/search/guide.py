@@ -11,8 +11,6 @@ priors. The guide reads what the heuristic reads, the seat's own view, never the
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from tabletop_envs.core.config import quote
@@ -20,6 +18,7 @@ from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.search.network_file import GUIDES
 from tabletop_envs.search.playouts import HeuristicChoice, check_playout_weight
+from tabletop_envs.search.values import check_positive
 
 #: A guide's temperature unless told otherwise (one unit of the heuristic's score).
 DEFAULT_GUIDE_TEMPERATURE = 1.0
@@ -55,13 +54,6 @@ def check_guide(value: object, name: str = "guide") -> str | None:
     raise InvalidParameterError(f"{name} must be one of {', '.join(GUIDES)}, got {quote(value)}")
 
 
-def check_guide_temperature(value: object, name: str = "guide_temperature") -> float:
-    """Return ``value`` as a float if it is a finite number > 0, else InvalidParameterError."""
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < math.inf:
-        raise InvalidParameterError(f"{name} must be a finite number > 0, got {quote(value)}")
-    return float(value)
-
-
 def guide_settings(
     meta: dict[str, object],
     guide: str | None,
@@ -82,5 +74,5 @@ def guide_settings(
     return (
         guide,
         check_playout_weight(weight, "guide_weight"),
-        check_guide_temperature(temperature),
+        check_positive(temperature, "guide_temperature"),
     )

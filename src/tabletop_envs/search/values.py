@@ -126,6 +126,12 @@ def check_value_target(value: object, name: str = "value_target") -> str | None:
 
 def check_score_scale(value: object) -> float:
     """Return ``value`` as a float if it is a finite number > 0, else InvalidParameterError."""
+    return check_positive(value, "score_scale")
+
+
+def check_positive(value: object, name: str) -> float:
+    """Return ``value`` as a float if it is a finite number > 0, else InvalidParameterError
+    naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
-        raise InvalidParameterError(f"score_scale must be a finite number > 0, got {quote(value)}")
+        raise InvalidParameterError(f"{name} must be a finite number > 0, got {quote(value)}")
     return float(value)

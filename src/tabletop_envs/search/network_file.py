@@ -184,23 +184,13 @@ def _check_defaults(meta: dict[str, Any]) -> None:
             f"network meta simulations must be an int in 0..{MAX_SIMULATIONS}, got "
             f"{quote(meta['simulations'])}"
         )
-    if "rollout_weight" in meta:
-        w = meta["rollout_weight"]
-        if type(w) not in (int, float) or not 0 <= w <= 1:
-            raise _meta_error(
-                f"network meta rollout_weight must be a number in [0, 1], got {quote(w)}"
-            )
+    _check_number(meta, "rollout_weight", within_unit=True)
     if "value_target" in meta and meta["value_target"] not in VALUE_TARGETS:
         raise _meta_error(
             f"network meta value_target must be one of {', '.join(VALUE_TARGETS)}, got "
             f"{quote(meta['value_target'])}"
         )
-    if "score_scale" in meta:
-        scale = meta["score_scale"]
-        if type(scale) not in (int, float) or not 0 < scale < math.inf:
-            raise _meta_error(
-                f"network meta score_scale must be a finite number > 0, got {quote(scale)}"
-            )
+    _check_number(meta, "score_scale", within_unit=False)
     if "root" in meta and meta["root"] not in ROOTS:
         raise _meta_error(
             f"network meta root must be one of {', '.join(ROOTS)}, got {quote(meta['root'])}"
@@ -211,16 +201,25 @@ def _check_defaults(meta: dict[str, Any]) -> None:
         raise _meta_error(
             f"network meta guide must be one of {', '.join(GUIDES)}, got {quote(meta['guide'])}"
         )
-    for key, low in (("guide_weight", 0.0), ("guide_temperature", None)):
-        x = meta.get(key, 1.0)
-        if type(x) not in (int, float) or not (0 < x < math.inf if low is None else 0 <= x <= 1):
-            limits = "a finite number > 0" if low is None else "a number in [0, 1]"
-            raise _meta_error(f"network meta {key} must be {limits}, got {quote(x)}")
+    _check_number(meta, "guide_weight", within_unit=True)
+    _check_number(meta, "guide_temperature", within_unit=False)
     if "rollout_policy" in meta and meta["rollout_policy"] not in ROLLOUT_POLICIES:
         raise _meta_error(
             f"network meta rollout_policy must be one of {', '.join(ROLLOUT_POLICIES)}, got "
             f"{quote(meta['rollout_policy'])}"
         )
+
+
+def _check_number(meta: dict[str, Any], key: str, *, within_unit: bool) -> None:
+    """Check the meta's optional number ``key``: in [0, 1] (``within_unit``), else finite > 0."""
+    if key not in meta:
+        return
+    x = meta[key]
+    if within_unit:
+        if type(x) not in (int, float) or not 0 <= x <= 1:
+            raise _meta_error(f"network meta {key} must be a number in [0, 1], got {quote(x)}")
+    elif type(x) not in (int, float) or not 0 < x < math.inf:
+        raise _meta_error(f"network meta {key} must be a finite number > 0, got {quote(x)}")
 
 
 def _meta_error(message: str) -> NetworkFileError:

@@ -182,15 +182,21 @@ class AZAgent(Agent):
         self.guide, self.guide_weight, self.guide_temperature = guide_settings(
             net.meta, guide, guide_weight, guide_temperature
         )
-        if self.guide is not None and self.guide_weight > 0 and root == "gumbel":
+        kind = self.guide if self.guide_weight > 0 else None  # a weight of 0: no guide
+        if kind is not None and root == "gumbel":
             raise InvalidParameterError("a guide needs root=puct (a Gumbel root is not guided)")
-        self._guide_choice = HeuristicChoice(self.guide) if self.guide else None
+        self._guide_choice = HeuristicChoice(kind) if kind is not None else None
         self._kept = KeptTree()
         self.evaluate: Evaluator = net if network else uniform_evaluator
         self.value_target: str | None = net.meta.get("value_target")
         self.score_scale = float(net.meta.get("score_scale", DEFAULT_SCORE_SCALE))
         self._checked: tuple[type, object] | None = None
         self.reset(seed)
+
+    @property
+    def guided(self) -> bool:
+        """Whether a heuristic guides the root (a guide with a weight above 0)."""
+        return self._guide_choice is not None
 
     @property
     def rollout_weight(self) -> float:
@@ -276,7 +282,7 @@ class AZAgent(Agent):
 
     def _root_guide(self, game: GameState, seat: int) -> Guide | None:
         """Return the guide's prior and weight for this decision (None without a guide)."""
-        if self._guide_choice is None or self.guide_weight == 0:
+        if self._guide_choice is None:
             return None
         prior = guide_prior(self._guide_choice, game, seat, self.guide_temperature, self.rng)
         return prior, self.guide_weight

@@ -357,7 +357,7 @@ def _az_agent(
         agent = AZAgent(net, seed=seed, **kwargs)  # type: ignore[arg-type]
     if agent.playout_weight > 0:
         _check_heuristic(env_name, agent.playout)
-    if agent.guide is not None and agent.guide_weight > 0:
+    if agent.guided and agent.guide is not None:
         _check_heuristic(env_name, agent.guide)
     return agent
 

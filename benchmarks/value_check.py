@@ -33,6 +33,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+import tabletop_envs
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.az import AZAgent
 from tabletop_envs.core.game import GameState
@@ -61,14 +62,14 @@ def record(args: argparse.Namespace) -> list[tuple[int, float, float, float]]:
     if not isinstance(agent, AZAgent):
         raise SystemExit(f"{args.agent} is not an az agent")
     net, target, scale = agent.net, agent.value_target or "result", agent.score_scale
+    env = tabletop_envs.make(args.env)
     specs = args.players or ["greedy"]
+    players = [make_agent(specs[s % len(specs)], args.env) for s in range(len(env.possible_agents))]
     rows = []
     for k in range(args.games):
-        env_game = _new_game(args.env, args.seed + k)
-        players = [
-            make_agent(specs[s % len(specs)], args.env, seed=args.seed + k)
-            for s in range(env_game.num_players)
-        ]
+        env_game = env.game_class(env.params, args.seed + k)
+        for player in players:
+            player.reset(args.seed + k)
         rnd = random.Random(args.seed * 1_000_003 + k)
         seen: list[tuple[int, int, float, float]] = []  # (step, seat, net, playout)
         step = 0
@@ -96,13 +97,6 @@ def record(args: argparse.Namespace) -> list[tuple[int, float, float, float]]:
         for at, seat, v, p in seen:
             rows.append((min(STAGES - 1, at * STAGES // step), v, p, float(final[seat])))
     return rows
-
-
-def _new_game(env: str, seed: int) -> GameState:
-    import tabletop_envs
-
-    made = tabletop_envs.make(env)
-    return made.game_class(made.params, seed)
 
 
 def correlation(a: Sequence[float], b: Sequence[float]) -> float:

@@ -104,3 +104,33 @@ def test_evaluate_pins_threads_and_reports_the_spec_as_typed(model_path, capsys)
     capsys.readouterr()
     assert cli.main([*argv, "--threads", "-1", "--agents", f"sb3:{model_path}", "random"]) == 2
     assert "--threads must be 0" in capsys.readouterr().err
+
+
+def test_an_irk_model_of_other_observation_parameters_takes_them_as_options(tmp_path):
+    params = {"table_size": 7, "action_values": True}
+    env = SingleAgentEnv("irk_v0", env_kwargs=params)
+    model = MaskablePPO(
+        "MlpPolicy", env, seed=0, device="cpu", n_steps=32, batch_size=32, n_epochs=1,
+        policy_kwargs={"net_arch": [8]},
+    )  # fmt: skip
+    model.learn(total_timesteps=32)
+    path = str(tmp_path / "irk.zip")
+    model.save(path)
+    plain = advance(new_game("irk_v0", {"table_size": 7}, seed=1), 3, seed=1)
+    with pytest.raises(ValueError, match=r"reads observations of shape .*action_values"):
+        make_agent(f"sb3:{path}", "irk_v0").act(plain, plain.current_player)
+    agent = make_agent(f"sb3:{path},action_values=true", "irk_v0")
+    assert agent.observation == {"action_values": True}
+    seat = plain.current_player
+    read = plain.with_observation(action_values=True)
+    obs, mask = read.observation(seat).astype(np.float32), read.legal_mask()
+    expected, _ = model.predict(obs, action_masks=mask, deterministic=True)
+    assert agent.act(plain, seat) == int(expected)  # the position read as the model learnt it
+    for bad, message in (
+        ("action_values=maybe", "action_values must be True or False"),
+        ("table_size=9", "NAME one of action_values, group_planes"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            make_agent(f"sb3:{path},{bad}", "irk_v0")
+    with pytest.raises(ValueError, match=r"threads=N torch threads, default 1\)"):
+        make_agent(f"sb3:{path},group_planes=true", "iris_v0")  # Iris has no such parameter

@@ -11,6 +11,7 @@ that imported them from here, the names that lived here before the search got it
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 
@@ -191,6 +192,7 @@ class AZAgent(Agent):
         self.value_target: str | None = net.meta.get("value_target")
         self.score_scale = float(net.meta.get("score_scale", DEFAULT_SCORE_SCALE))
         self._checked: tuple[type, object] | None = None
+        self._reading: dict[str, Any] = {}  # observation parameters the network reads otherwise
         self.reset(seed)
 
     @property
@@ -226,8 +228,10 @@ class AZAgent(Agent):
             return int(legal[0])
         key = (type(game), game.params)
         if self._checked != key:
-            self.net.check_game(game)
+            self._reading = self.net.check_game(game)
             self._checked = key
+        if self._reading and self.network:  # read the position as the network learnt to
+            game = game.with_observation(**self._reading)
         if self.simulations == 0:
             if self.network:
                 priors, _ = self.net.evaluate_game(game, seat)

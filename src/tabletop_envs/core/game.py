@@ -13,7 +13,7 @@ import copy
 import dataclasses
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass
 from dataclasses import fields as _fields
 from typing import Any, ClassVar, TypeVar
@@ -33,6 +33,7 @@ from tabletop_envs.core.rng import (
     rng_state_to_json,
     seed_state,
 )
+from tabletop_envs.core.slots import SLOTS, Slots
 from tabletop_envs.core.state_check import check_int, check_int_list, check_keys
 
 S = TypeVar("S", bound="GameState")
@@ -98,6 +99,10 @@ class GameState(ABC):
     cell_action_footprint: ClassVar[Any] = None
     #: The :meth:`observation_section` holding features per action id, or None.
     action_values_section: ClassVar[str | None] = None
+    #: Parameters that change only what :meth:`observation` holds, never the rules: a position
+    #: can be read under other values of them (:meth:`with_observation`), so an agent made for
+    #: other values plays the same game.
+    observation_params: ClassVar[frozenset[str]] = frozenset()
 
     params: Any
     # The chance stream: the Generator once built (``rng``), else its position (``_rng_at``: a
@@ -193,9 +198,9 @@ class GameState(ABC):
         """
         cls = type(self)
         new = object.__new__(cls)
-        slots = _SLOTS.get(cls)
+        slots = SLOTS.get(cls)
         if slots is None:
-            slots = _SLOTS[cls] = _Slots(cls)
+            slots = SLOTS[cls] = Slots(cls)
         try:
             slots.copy(self, new)
         except AttributeError:  # a slot not set (a state still being built): copy the others
@@ -307,6 +312,28 @@ class GameState(ABC):
     def observation_section(self, name: str) -> tuple[int, int] | None:
         """Return ``(start, length)`` of a named section of a flat observation, or None."""
         return None
+
+    def with_observation(self: S, **changes: Any) -> S:
+        """Return a copy of this position whose observations follow other parameter values.
+
+        Only :attr:`observation_params` may change: the copy is the same position under the same
+        rules (RNG and action log included) and plays on exactly as this one does; only what
+        :meth:`observation` returns differs. Any other parameter raises
+        :class:`InvalidParameterError`, and nothing is built.
+        """
+        others = sorted(set(changes) - self.observation_params)
+        if others:
+            allowed = ", ".join(sorted(self.observation_params)) or "none"
+            raise InvalidParameterError(
+                f"with_observation changes only parameters of the observation ({self.game_name}: "
+                f"{allowed}), not {', '.join(others)}"
+            )
+        params = dataclasses.replace(self.params, **changes)  # the parameter checks run here
+        if params == self.params:
+            return self.clone()
+        state = self._build(params, rng_state_to_json(self._rng_position()), self._state_dict())
+        state.seed, state.actions = self.seed, self.actions.copy()
+        return state
 
     @abstractmethod
     def render_text(self, seat: int | None = None) -> str:
@@ -517,7 +544,7 @@ class GameState(ABC):
                 raise InvalidStateError("log", "must be a (seed, actions) pair")
             log = {"seed": log[0], "actions": list(log[1]) if isinstance(log[1], list) else log[1]}
         built = self._build(params, data["rng"], data["state"], log)
-        for name in _Slots(type(self)).names:
+        for name in Slots(type(self)).names:
             if hasattr(built, name):
                 setattr(self, name, getattr(built, name))
         if hasattr(built, "__dict__"):
@@ -560,32 +587,3 @@ class PhasedGameState(GameState):
     def is_terminal(self) -> bool:
         """Return whether the game is over."""
         return self.phase == self.over_phase
-
-
-class _Slots:
-    """The instance attributes a state class declares in ``__slots__`` along its MRO, and a
-    function copying them all from one instance to another.
-
-    The function is generated (as ``dataclasses`` generates ``__init__``): one plain
-    ``new.x = old.x`` per slot runs several times faster than a ``setattr`` loop, and copying
-    is most of a clone's cost.
-    """
-
-    def __init__(self, cls: type) -> None:
-        names: list[str] = []
-        for klass in reversed(cls.__mro__):
-            slots = klass.__dict__.get("__slots__", ())
-            for name in (slots,) if isinstance(slots, str) else slots:
-                if name.startswith("__") and not name.endswith("__"):  # a private name
-                    name = f"_{klass.__name__.lstrip('_')}{name}"
-                if name not in ("__dict__", "__weakref__") and name not in names:
-                    names.append(name)
-        self.names = tuple(names)
-        body = "".join(f"    new.{name} = old.{name}\n" for name in names) or "    pass\n"
-        namespace: dict[str, Any] = {}
-        exec(f"def copy(old, new):\n{body}", namespace)  # names from __slots__
-        self.copy: Callable[[Any, Any], None] = namespace["copy"]
-
-
-#: Per state class, its slots (filled on the class's first copy).
-_SLOTS: dict[type, _Slots] = {}

@@ -234,24 +234,40 @@ class PolicyValueNet:
         """Return the trunk's layer widths."""
         return list(self.meta["hidden"])
 
-    def check_game(self, game: GameState) -> None:
-        """Raise ValueError unless ``game`` is the game and parameters this network was made for."""
+    def check_game(self, game: GameState) -> dict[str, Any]:
+        """Check that this network plays ``game``; return the observation changes it needs.
+
+        The game and every parameter must match the network's, except the game's
+        ``observation_params`` (what the observation holds, not the rules): those that differ
+        are returned, for :meth:`~tabletop_envs.core.game.GameState.with_observation` to read
+        positions the way the network learnt them (``{}`` when nothing differs). Anything else
+        raises ValueError saying what differs.
+        """
         meta = self.meta
         expected = game_meta(game)
         if expected["game"] != meta["game"]:
             raise ValueError(f"this network plays {meta['game']!r}, not {expected['game']!r}")
-        if expected["params"] != meta["params"]:
-            diff = sorted(
-                k
-                for k in set(expected["params"]) | set(meta["params"])
-                if expected["params"].get(k) != meta["params"].get(k)
-            )
+        params = meta["params"]
+        diff = sorted(
+            k
+            for k in set(expected["params"]) | set(params)
+            if expected["params"].get(k) != params.get(k)
+        )
+        rules = [k for k in diff if k not in game.observation_params or k not in params]
+        if rules:
             raise ValueError(
                 f"this {meta['game']} network was made for other parameters (differing: "
-                f"{', '.join(diff)}; network: "
-                f"{ {k: meta['params'].get(k) for k in diff} }, game: "
-                f"{ {k: expected['params'].get(k) for k in diff} })"
+                f"{', '.join(rules)}; network: "
+                f"{ {k: params.get(k) for k in rules} }, game: "
+                f"{ {k: expected['params'].get(k) for k in rules} })"
             )
+        changes = {k: params[k] for k in diff}
+        if changes:
+            try:
+                game = game.with_observation(**changes)
+            except ValueError as err:  # the file's values of them are untrusted
+                raise ValueError(f"this network's game parameters are not valid: {err}") from None
+            expected = game_meta(game)
         for key in ("obs_dim", "num_actions"):
             if expected[key] != meta[key]:
                 raise ValueError(
@@ -265,6 +281,7 @@ class PolicyValueNet:
                     f"this network reads the board planes {meta['conv']['board']} ([start, H, W, "
                     f"C]), the game's are {board}"
                 )
+        return changes
 
     # ---- inference ---------------------------------------------------------------------------
     def __call__(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import pickle
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -26,9 +27,10 @@ from tabletop_envs.agents.single_agent import (
     SingleAgentEnv,
     make_single_agent_env,
 )
-from tabletop_envs.core.config import cut, quote
+from tabletop_envs.core.config import cut, parse_assignment, quote
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_bool, check_int_range
+from tabletop_envs.envs.registry import env_spec
 
 #: Torch intra-op threads a loaded model plays with: one is fastest for these small networks
 #: (0.45 ms a move against 26-34 ms with torch's default on a busy 2-core machine).
@@ -52,18 +54,34 @@ class PolicyAgent(Agent):
     seat's observation (float32, reshaped to the model's observation space) and legal mask.
     ``deterministic=True`` (the default, as training's evaluations) plays the policy's most
     likely action; ``False`` samples from the policy's distribution (torch's global RNG).
+    ``observation`` names values of the game's ``observation_params`` the model was trained
+    with where the game it plays differs (e.g. ``{"action_values": True}`` for an Irk model
+    that read that section): it reads each position through ``game.with_observation``.
     """
 
     name = "policy"
 
-    def __init__(self, model: Any, *, deterministic: bool = True, name: str = "policy") -> None:
+    def __init__(
+        self,
+        model: Any,
+        *,
+        deterministic: bool = True,
+        name: str = "policy",
+        observation: Mapping[str, Any] | None = None,
+    ) -> None:
         self.model = model
         self.deterministic = check_bool("deterministic", deterministic)
         self.name = name
+        self.observation = dict(observation or {})
 
     @classmethod
     def load(
-        cls, path: str, *, deterministic: bool = True, threads: int = DEFAULT_THREADS
+        cls,
+        path: str,
+        *,
+        deterministic: bool = True,
+        threads: int = DEFAULT_THREADS,
+        observation: Mapping[str, Any] | None = None,
     ) -> PolicyAgent:
         """Load a saved ``MaskablePPO`` zip (CPU) as a frozen agent, torch pinned to ``threads``.
 
@@ -73,7 +91,8 @@ class PolicyAgent(Agent):
         pin_torch_threads(threads)
         from sb3_contrib import MaskablePPO
 
-        return cls(MaskablePPO.load(path, device="cpu"), deterministic=deterministic, name=path)
+        model = MaskablePPO.load(path, device="cpu")
+        return cls(model, deterministic=deterministic, name=path, observation=observation)
 
     @classmethod
     def snapshot(
@@ -104,9 +123,12 @@ class PolicyAgent(Agent):
 
     def act(self, game: GameState, seat: int) -> int:
         """Return the model's action for ``seat`` (always legal: the mask is applied)."""
-        obs = game.observation(seat).astype(np.float32)
+        view = game.with_observation(**self.observation) if self.observation else game
+        obs = view.observation(seat).astype(np.float32)
         space = getattr(self.model, "observation_space", None)
         if space is not None and space.shape != obs.shape:
+            if int(np.prod(space.shape)) != obs.size:
+                raise ValueError(_shape_error(self.name, space.shape, view))
             obs = obs.reshape(space.shape)  # e.g. a model trained on flattened observations
         mask = game.legal_mask().astype(bool)
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
@@ -116,23 +138,57 @@ class PolicyAgent(Agent):
         return action
 
 
+def _shape_error(name: str, shape: tuple[int, ...], game: GameState) -> str:
+    """Say that model ``name`` reads another observation than ``game`` gives, and what to do."""
+    message = (
+        f"{name} reads observations of shape {tuple(shape)}; this {game.game_name} game gives "
+        f"{tuple(game.spec.observation_shape)}"
+    )
+    if game.observation_params:
+        names = ", ".join(sorted(game.observation_params))
+        message += (
+            f" (a model trained with other values of the observation parameters {names} "
+            "takes them as options: sb3:PATH,NAME=VALUE)"
+        )
+    return message
+
+
 def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
-    """Agent factory for ``sb3:PATH[,sample][,threads=N]`` (registered by the agent registry)."""
+    """Agent factory for ``sb3:PATH[,sample][,threads=N][,NAME=VALUE...]`` (registered by the
+    agent registry); ``NAME`` is one of the env's observation parameters."""
     path, *options = args.split(",")
+    game = env_spec(env_name).load_game() if env_name else None  # no env: no such parameters
+    observed = sorted(game.observation_params) if game is not None else []
     usage = (
         "use sb3:PATH[,sample][,threads=N] (a MaskablePPO zip; 'sample' samples moves instead "
         "of playing the most likely one, 'deterministic' is the default; threads=N torch "
-        f"threads, default 1), got {quote(f'sb3:{args}')}"
+        "threads, default 1"
+        + (
+            f"; NAME=VALUE the observation parameters the model was trained with, NAME one of "
+            f"{', '.join(observed)}"
+            if observed
+            else ""
+        )
+        + f"), got {quote(f'sb3:{args}')}"
     )
     deterministic = True
     threads_args = []
+    observation: dict[str, Any] = {}
     for option in (o.strip() for o in options):
+        key = option.partition("=")[0].strip()
         if option in ("sample", "deterministic"):
             deterministic = option == "deterministic"
-        elif option.startswith("threads="):
+        elif key == "threads":
             threads_args.append(option)
+        elif key in observed:
+            observation.update([parse_assignment(option)])
         else:
             raise ValueError(usage)
+    try:  # the values, checked as the game checks them
+        if game is not None:
+            game.params_class(**observation)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{err}; {usage}") from None
     if not path or len(threads_args) > 1:
         raise ValueError(usage)
     threads = parse_kwargs(",".join(threads_args), {"threads": int}, f"sb3:{args}")
@@ -145,6 +201,7 @@ def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
             path,
             deterministic=deterministic,
             threads=threads.get("threads", DEFAULT_THREADS),  # type: ignore[arg-type]
+            observation=observation,
         )
     except ImportError as err:
         raise ValueError(

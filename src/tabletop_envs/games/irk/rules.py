@@ -109,6 +109,9 @@ class IrkState(ActionIds, SecretChoices, Encoding, PhasedGameState):
     #: The observation section (with ``action_values=True``) holding features per action id:
     #: read by the ``cells`` policy's head.
     action_values_section = "action_values"
+    #: Parameters of the observation only (extra planes and sections, the same rules): an agent
+    #: made for other values of them reads a position through ``with_observation``.
+    observation_params = frozenset({"group_planes", "action_values"})
 
     def board_planes(self) -> tuple[int, tuple[int, int, int]] | None:
         """Return where the table's planes lie in the flat observation: ``(start, (T, T, C))``."""

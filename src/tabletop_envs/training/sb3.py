@@ -159,17 +159,16 @@ def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
     path, *options = args.split(",")
     game = env_spec(env_name).load_game() if env_name else None  # no env: no such parameters
     observed = sorted(game.observation_params) if game is not None else []
+    names = (
+        f"; NAME=VALUE the observation parameters the model was trained with, NAME one of "
+        f"{', '.join(observed)}"
+        if observed
+        else ""
+    )
     usage = (
         "use sb3:PATH[,sample][,threads=N] (a MaskablePPO zip; 'sample' samples moves instead "
         "of playing the most likely one, 'deterministic' is the default; threads=N torch "
-        "threads, default 1"
-        + (
-            f"; NAME=VALUE the observation parameters the model was trained with, NAME one of "
-            f"{', '.join(observed)}"
-            if observed
-            else ""
-        )
-        + f"), got {quote(f'sb3:{args}')}"
+        f"threads, default 1{names}), got {quote(f'sb3:{args}')}"
     )
     deterministic = True
     threads_args = []

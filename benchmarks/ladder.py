@@ -83,6 +83,8 @@ from tabletop_envs.evaluation.stats import (
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMAT = "tabletop_envs ladder 1"
+#: Characters per line of an agent's label in the picture (longer specs wrap after commas).
+TICK_WIDTH = 38
 
 
 # ---- results ----------------------------------------------------------------------------------
@@ -500,6 +502,19 @@ def markdown(ladder: Ladder, picture: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def tick_label(agent: str, width: int = TICK_WIDTH) -> str:
+    """Return ``agent``'s spec wrapped after commas into lines of about ``width`` characters.
+
+    A long spec (a model path with options) would otherwise squeeze the plot off the picture.
+    """
+    lines = [""]
+    for part in (p + "," for p in agent.split(",")):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return "\n".join(lines)[:-1]  # no comma after the last part
+
+
 def draw_picture(ladder: Ladder, path: Path) -> None:
     """Save a PNG of every agent's Elo with its 95% interval (needs matplotlib)."""
     try:
@@ -513,7 +528,9 @@ def draw_picture(ladder: Ladder, path: Path) -> None:
     y = np.arange(len(ratings))
     elo = np.array([r.elo for r in ratings])
     low, high = [r.low for r in ratings], [r.high for r in ratings]
-    fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.55 * len(ratings)), dpi=110)
+    labels = [tick_label(r.agent) for r in ratings]
+    extra = sum(label.count("\n") for label in labels)  # a wrapped label's lines need room
+    fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.55 * len(ratings) + 0.18 * extra), dpi=110)
     # the interval as a bar of its own: after a sweep it need not contain the estimate
     bars = [i for i, r in enumerate(ratings) if r.agent != ladder.anchor]  # the anchor's: [0, 0]
     ax.hlines(y[bars], np.take(low, bars), np.take(high, bars), color="#3949ab", lw=1.6)
@@ -523,7 +540,7 @@ def draw_picture(ladder: Ladder, path: Path) -> None:
     for yi, r in zip(y, ratings, strict=True):
         label = f"{_elo(r.elo)}" + ("  (anchor)" if r.agent == ladder.anchor else "")
         ax.annotate(label, (r.high, yi), xytext=(6, 0), textcoords="offset points", va="center")
-    ax.set_yticks(y, [r.agent for r in ratings], family="monospace")
+    ax.set_yticks(y, labels, family="monospace")
     ax.axvline(0, color="0.75", lw=0.8, zorder=0)
     ax.set_xlabel(f"Elo (Bradley-Terry, {ladder.anchor} = 0); bars: 95% bootstrap intervals")
     ax.set_title(

@@ -236,6 +236,19 @@ def test_more_than_two_players_is_refused(ladder, capsys):
     assert "2-player games; irk_v0 has 3 players" in capsys.readouterr().err
 
 
+def test_long_agent_specs_wrap_after_commas_in_the_picture(ladder):
+    spec = "sb3:runs/irk_action_values/model.zip,group_planes=true,action_values=true"
+    lines = ladder.tick_label(spec).split("\n")
+    assert lines == [
+        "sb3:runs/irk_action_values/model.zip,",
+        "group_planes=true,action_values=true",
+    ]
+    assert all(len(line) <= ladder.TICK_WIDTH for line in lines)
+    assert "".join(lines) == spec  # nothing lost, nothing added
+    for short in ("expert", "mcts:iterations=200", "a,b", "x" * 60):
+        assert ladder.tick_label(short) == short  # short specs, and unbreakable ones, stay
+
+
 def test_tiny_real_ladder_end_to_end(ladder, tmp_path):
     pytest.importorskip("matplotlib")
     doc = tmp_path / "agents.md"

@@ -32,8 +32,9 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
 Agents that need more than numpy come from packages, through the entry-point group
 ``tabletop_envs.agents`` (:data:`ENTRY_POINT_GROUP`): each entry is ``NAME = "module:factory"``
 and is imported only when such an agent is made. This package declares two, both in its
-training layer: ``sb3`` (a saved MaskablePPO model: ``sb3:PATH[,sample][,threads=N]``, the
-``train`` extra) and ``rllib`` (an RLlib self-play checkpoint: ``rllib:PATH[,sample]``, the
+training layer: ``sb3`` (a saved MaskablePPO model:
+``sb3:PATH[,sample][,threads=N][,NAME=VALUE]``, ``NAME`` an observation parameter of the env,
+the ``train`` extra) and ``rllib`` (an RLlib self-play checkpoint: ``rllib:PATH[,sample]``, the
 ``rllib`` extra). Another package adds agents the same way; :func:`register_agent` plugs one in
 at run time (it wins over an entry point of the same name).
 

@@ -54,7 +54,8 @@ COMMON_SPECS = (
     "mcts[:iterations=N,c=X,playout=random|greedy|planner]",
     "expert[:simulations=N,network=off,root=gumbel]",
     "az:PATH[,simulations=N,c=X]",
-    "sb3:PATH[,sample] (most likely move unless ',sample')",
+    "sb3:PATH[,sample][,NAME=VALUE] (most likely move unless ',sample'; NAME=VALUE: the "
+    "observation parameters the model was trained with, e.g. Irk's action_values=true)",
     "rllib:CHECKPOINT[,sample]",
 )
 

@@ -21,6 +21,7 @@ from ray.rllib.core.columns import Columns
 
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.evaluation import run_arena
+from tabletop_envs.games.irk.rules import IrkState
 from tabletop_envs.training.rllib import (
     RLlibAgent,
     SelfPlayMapping,
@@ -257,6 +258,37 @@ def test_rllib_agent_spec_errors(tmp_path: Path) -> None:
         make_agent(f"rllib:{tmp_path},sample,sample", "iris_v0")
     with pytest.raises(ValueError, match="not an RLlib algorithm checkpoint"):
         make_agent(f"rllib:{tmp_path}", "iris_v0")
+
+
+def test_rllib_modules_of_other_observation_parameters_take_them_as_options(tmp_path) -> None:
+    game = IrkState.new(seed=1, table_size=7)
+    game.apply(game.legal_actions()[0])
+    seat = game.current_player
+    wide = masked_observation(game.with_observation(action_values=True), seat)["observations"]
+    module = masked_module_spec("irk_v0", {"table_size": 7, "action_values": True}, (8,)).build()
+    seen = []
+    forward = module.forward_inference
+
+    def recording(batch: dict) -> dict:
+        seen.append(batch[Columns.OBS]["observations"][0].numpy())
+        return forward(batch)
+
+    module.forward_inference = recording
+    agent = RLlibAgent({"main": module}, observation={"action_values": True})
+    assert game.legal_mask()[agent.act(game, seat)]
+    assert np.array_equal(seen[-1], wide)  # the position read as the module learnt it
+    mismatch = r"\(1824,\); this irk game gives \(694,\) .*rllib:PATH,NAME=VALUE"
+    with pytest.raises(ValueError, match=mismatch):
+        RLlibAgent({"main": module}).act(game, seat)  # says so, and names the options
+    assert len(seen) == 1  # refused before the module ran
+    with pytest.raises(ValueError, match="action_values must be True or False"):
+        make_agent(f"rllib:{tmp_path},action_values=maybe", "irk_v0")
+    with pytest.raises(ValueError, match="NAME one of action_values, group_planes"):
+        make_agent(f"rllib:{tmp_path},table_size=9", "irk_v0")
+    with pytest.raises(ValueError, match="not an RLlib algorithm checkpoint"):
+        make_agent(f"rllib:{tmp_path},group_planes=true", "irk_v0")  # the option is read
+    with pytest.raises(ValueError, match=r"most likely one\), got"):
+        make_agent(f"rllib:{tmp_path},group_planes=true", "iris_v0")  # Iris has none
 
 
 def test_checkpoint_selection_keeps_the_best_scored(local_ray, tmp_path: Path) -> None:

@@ -34,9 +34,10 @@ Agents that need more than numpy come from packages, through the entry-point gro
 and is imported only when such an agent is made. This package declares two, both in its
 training layer: ``sb3`` (a saved MaskablePPO model:
 ``sb3:PATH[,sample][,threads=N][,NAME=VALUE]``, ``NAME`` an observation parameter of the env,
-the ``train`` extra) and ``rllib`` (an RLlib self-play checkpoint: ``rllib:PATH[,sample]``, the
-``rllib`` extra). Another package adds agents the same way; :func:`register_agent` plugs one in
-at run time (it wins over an entry point of the same name).
+the ``train`` extra) and ``rllib`` (an RLlib self-play checkpoint:
+``rllib:PATH[,sample][,NAME=VALUE]``, the ``rllib`` extra). Another package adds agents the
+same way; :func:`register_agent` plugs one in at run time (it wins over an entry point of the
+same name).
 
 Spec syntax: after ``NAME:``, a file-backed agent (``az``, ``sb3``, ``rllib``) takes its path
 first, then comma-separated options; the others take ``key=value`` options only, each read by
@@ -50,9 +51,9 @@ import importlib
 import importlib.metadata
 import sys
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -62,6 +63,7 @@ from tabletop_envs.core.errors import InvalidParameterError
 
 if TYPE_CHECKING:
     from tabletop_envs.agents.greedy import GreedyAgent
+    from tabletop_envs.core.game import GameState
     from tabletop_envs.envs.registry import EnvSpec
     from tabletop_envs.search.network import PolicyValueNet
 
@@ -370,6 +372,64 @@ def _in_spec(spec: str) -> Iterator[None]:
         yield
     except InvalidParameterError as err:
         raise InvalidParameterError(f"{err} (agent spec {quote(spec)})") from None
+
+
+def observation_usage(env_name: str) -> str:
+    """Return the usage of a model spec's ``NAME=VALUE`` options for ``env_name`` ("" if none).
+
+    A model trained with other values of the env's observation parameters (Irk's
+    ``group_planes``, ``action_values``) names them so, and reads every position with them.
+    """
+    names = sorted(_env_spec(env_name).load_game().observation_params) if env_name else []
+    if not names:
+        return ""
+    return (
+        "; NAME=VALUE the observation parameters the model was trained with, NAME one of "
+        + ", ".join(names)
+    )
+
+
+def observation_options(
+    options: Sequence[str], env_name: str, usage: str
+) -> tuple[list[str], dict[str, Any]]:
+    """Split a model spec's options into the others and its observation parameters' values.
+
+    ``NAME=VALUE`` options naming an observation parameter of ``env_name``'s game are read by
+    :func:`~tabletop_envs.core.config.parse_assignment` and checked as the game checks its
+    parameters (InvalidParameterError ending with ``usage`` otherwise); for
+    ``GameState.with_observation``.
+    """
+    game = _env_spec(env_name).load_game() if env_name else None
+    names = game.observation_params if game is not None else frozenset()
+    rest: list[str] = []
+    values: dict[str, Any] = {}
+    for option in options:
+        if option.partition("=")[0].strip() in names:
+            values.update([parse_assignment(option)])
+        else:
+            rest.append(option)
+    if game is not None and values:
+        try:
+            game.params_class(**values)
+        except (TypeError, ValueError) as err:
+            raise InvalidParameterError(f"{err}; {usage}") from None
+    return rest, values
+
+
+def observation_mismatch(name: str, shape: Sequence[int], game: GameState, kind: str) -> str:
+    """Say that model ``name`` (a ``kind:PATH`` agent) reads observations of another ``shape``
+    than ``game`` gives, and, for a game with observation parameters, how to name them."""
+    message = (
+        f"{name} reads observations of shape {tuple(shape)}; this {game.game_name} game gives "
+        f"{tuple(game.spec.observation_shape)}"
+    )
+    if game.observation_params:
+        names = ", ".join(sorted(game.observation_params))
+        message += (
+            f" (a model trained with other values of the observation parameters {names} "
+            f"takes them as options: {kind}:PATH,NAME=VALUE)"
+        )
+    return message
 
 
 def _env_spec(env_name: str) -> EnvSpec:

@@ -23,7 +23,7 @@ Importing this module imports neither ray nor torch; the functions that need the
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,11 @@ import numpy as np
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.registry import (
+    observation_mismatch,
+    observation_options,
+    observation_usage,
+)
 from tabletop_envs.core.config import cut, quote
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_choice
@@ -351,6 +356,8 @@ class RLlibAgent(Agent):
     It sees what the module saw in training (:func:`masked_observation`) and plays the most
     likely legal action (``deterministic=False``: samples from the masked logits with its own
     seeded Generator), so an arena game is reproducible for a seed in any process.
+    ``observation`` names values of the game's ``observation_params`` the modules were trained
+    with where the game differs: each position is read through ``game.with_observation``.
     """
 
     name = "rllib"
@@ -362,6 +369,7 @@ class RLlibAgent(Agent):
         deterministic: bool = True,
         seed: int | None = None,
         name: str = "rllib",
+        observation: Mapping[str, Any] | None = None,
     ) -> None:
         if not modules:
             raise ValueError("an RLlibAgent needs at least one module")
@@ -369,10 +377,16 @@ class RLlibAgent(Agent):
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         self.name = name
+        self.observation = dict(observation or {})
 
     @classmethod
     def load(
-        cls, checkpoint: str | Path, *, deterministic: bool = True, seed: int | None = None
+        cls,
+        checkpoint: str | Path,
+        *,
+        deterministic: bool = True,
+        seed: int | None = None,
+        observation: Mapping[str, Any] | None = None,
     ) -> RLlibAgent:
         """Load the learner modules (not the league's snapshots) of an algorithm checkpoint."""
         from ray.rllib.core.rl_module.rl_module import RLModule
@@ -386,7 +400,10 @@ class RLlibAgent(Agent):
         modules = {i: RLModule.from_checkpoint(root / i) for i in ids}
         for module in modules.values():
             module.eval()
-        return cls(modules, deterministic=deterministic, seed=seed, name=str(checkpoint))
+        return cls(
+            modules, deterministic=deterministic, seed=seed, name=str(checkpoint),
+            observation=observation,
+        )  # fmt: skip
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the sampling Generator when a seed is given."""
@@ -404,10 +421,16 @@ class RLlibAgent(Agent):
         import torch
         from ray.rllib.core.columns import Columns
 
-        obs = masked_observation(game, seat)
+        view = game.with_observation(**self.observation) if self.observation else game
+        obs = masked_observation(view, seat)
+        module = self._module(seat)
+        spaces = getattr(getattr(module, "observation_space", None), "spaces", None) or {}
+        space = spaces.get("observations")
+        if space is not None and int(np.prod(space.shape)) != obs["observations"].size:
+            raise ValueError(observation_mismatch(self.name, space.shape, view, "rllib"))
         batch = {Columns.OBS: {k: torch.from_numpy(v)[None] for k, v in obs.items()}}
         with torch.no_grad():
-            out = self._module(seat).forward_inference(batch)
+            out = module.forward_inference(batch)
         logits = out[Columns.ACTION_DIST_INPUTS][0].double().numpy()
         legal = np.flatnonzero(obs["action_mask"])
         scores = logits[legal]
@@ -418,21 +441,26 @@ class RLlibAgent(Agent):
 
 
 def make_rllib_agent(args: str, env_name: str, seed: int | None) -> RLlibAgent:
-    """Agent factory for ``rllib:CHECKPOINT[,sample]`` (registered by the agent registry).
+    """Agent factory for ``rllib:CHECKPOINT[,sample][,NAME=VALUE...]`` (registered by the agent
+    registry).
 
     The most likely legal action by default, as the SB3 agent and training's evaluations play;
-    ``,sample`` samples from the masked logits (``,deterministic`` is accepted, the default).
+    ``,sample`` samples from the masked logits (``,deterministic`` is accepted, the default);
+    ``NAME=VALUE`` names an observation parameter of the env the checkpoint was trained with.
     """
     path, *options = args.split(",")
-    flags = [o.strip() for o in options]
+    usage = (
+        f"use rllib:CHECKPOINT or rllib:CHECKPOINT,sample (an RLlib algorithm checkpoint "
+        f"folder; 'sample' samples moves instead of playing the most likely one"
+        f"{observation_usage(env_name)}), got {quote(f'rllib:{args}')}"
+    )
+    flags, observation = observation_options([o.strip() for o in options], env_name, usage)
     if not path or len(flags) > 1 or any(f not in ("sample", "deterministic") for f in flags):
-        raise ValueError(
-            f"use rllib:CHECKPOINT or rllib:CHECKPOINT,sample (an RLlib algorithm checkpoint "
-            f"folder; 'sample' samples moves instead of playing the most likely one), "
-            f"got {quote(f'rllib:{args}')}"
-        )
+        raise ValueError(usage)
     try:
-        return RLlibAgent.load(path, deterministic=flags != ["sample"], seed=seed)
+        return RLlibAgent.load(
+            path, deterministic=flags != ["sample"], seed=seed, observation=observation
+        )
     except ImportError as err:
         raise ValueError(
             f"rllib agents need ray[rllib] (pip install 'tabletop_envs[rllib]'): {err}"

@@ -18,7 +18,12 @@ from typing import Any
 import numpy as np
 
 from tabletop_envs.agents.base import Agent
-from tabletop_envs.agents.registry import parse_kwargs
+from tabletop_envs.agents.registry import (
+    observation_mismatch,
+    observation_options,
+    observation_usage,
+    parse_kwargs,
+)
 from tabletop_envs.agents.single_agent import (
     ADAPTER_KEYWORDS,
     REWARD_MODES,
@@ -27,10 +32,9 @@ from tabletop_envs.agents.single_agent import (
     SingleAgentEnv,
     make_single_agent_env,
 )
-from tabletop_envs.core.config import cut, parse_assignment, quote
+from tabletop_envs.core.config import cut, quote
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_bool, check_int_range
-from tabletop_envs.envs.registry import env_spec
 
 #: Torch intra-op threads a loaded model plays with: one is fastest for these small networks
 #: (0.45 ms a move against 26-34 ms with torch's default on a busy 2-core machine).
@@ -128,7 +132,7 @@ class PolicyAgent(Agent):
         space = getattr(self.model, "observation_space", None)
         if space is not None and space.shape != obs.shape:
             if int(np.prod(space.shape)) != obs.size:
-                raise ValueError(_shape_error(self.name, space.shape, view))
+                raise ValueError(observation_mismatch(self.name, space.shape, view, "sb3"))
             obs = obs.reshape(space.shape)  # e.g. a model trained on flattened observations
         mask = game.legal_mask().astype(bool)
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
@@ -138,56 +142,25 @@ class PolicyAgent(Agent):
         return action
 
 
-def _shape_error(name: str, shape: tuple[int, ...], game: GameState) -> str:
-    """Say that model ``name`` reads another observation than ``game`` gives, and what to do."""
-    message = (
-        f"{name} reads observations of shape {tuple(shape)}; this {game.game_name} game gives "
-        f"{tuple(game.spec.observation_shape)}"
-    )
-    if game.observation_params:
-        names = ", ".join(sorted(game.observation_params))
-        message += (
-            f" (a model trained with other values of the observation parameters {names} "
-            "takes them as options: sb3:PATH,NAME=VALUE)"
-        )
-    return message
-
-
 def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
     """Agent factory for ``sb3:PATH[,sample][,threads=N][,NAME=VALUE...]`` (registered by the
     agent registry); ``NAME`` is one of the env's observation parameters."""
     path, *options = args.split(",")
-    game = env_spec(env_name).load_game() if env_name else None  # no env: no such parameters
-    observed = sorted(game.observation_params) if game is not None else []
-    names = (
-        f"; NAME=VALUE the observation parameters the model was trained with, NAME one of "
-        f"{', '.join(observed)}"
-        if observed
-        else ""
-    )
     usage = (
         "use sb3:PATH[,sample][,threads=N] (a MaskablePPO zip; 'sample' samples moves instead "
         "of playing the most likely one, 'deterministic' is the default; threads=N torch "
-        f"threads, default 1{names}), got {quote(f'sb3:{args}')}"
+        f"threads, default 1{observation_usage(env_name)}), got {quote(f'sb3:{args}')}"
     )
+    options, observation = observation_options([o.strip() for o in options], env_name, usage)
     deterministic = True
     threads_args = []
-    observation: dict[str, Any] = {}
-    for option in (o.strip() for o in options):
-        key = option.partition("=")[0].strip()
+    for option in options:
         if option in ("sample", "deterministic"):
             deterministic = option == "deterministic"
-        elif key == "threads":
+        elif option.partition("=")[0].strip() == "threads":
             threads_args.append(option)
-        elif key in observed:
-            observation.update([parse_assignment(option)])
         else:
             raise ValueError(usage)
-    try:  # the values, checked as the game checks them
-        if game is not None:
-            game.params_class(**observation)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"{err}; {usage}") from None
     if not path or len(threads_args) > 1:
         raise ValueError(usage)
     threads = parse_kwargs(",".join(threads_args), {"threads": int}, f"sb3:{args}")

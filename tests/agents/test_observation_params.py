@@ -60,10 +60,39 @@ def test_with_observation_changes_only_observation_parameters_and_loses_nothing(
     assert same == game and same is not game  # an independent copy
     same.apply(same.legal_actions()[0])
     assert game.to_json() == before
-    for other in (IrisState.new(seed=0), IsisOsirisState.new(seed=0)):
-        assert other.observation_params == frozenset()
-        with pytest.raises(InvalidParameterError, match="none"):
-            other.with_observation(reward="score")
+    iris = IrisState.new(seed=0)
+    assert iris.observation_params == frozenset()
+    with pytest.raises(InvalidParameterError, match=r"\(iris: none\), not board_size"):
+        iris.with_observation(board_size=3)
+    with pytest.raises(InvalidParameterError, match=r"\(isis_osiris: memory\), not reward"):
+        IsisOsirisState.new(seed=0).with_observation(reward="score")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_memory_variant_read_with_perfect_recall_is_the_perfect_recall_game(players):
+    """Every board tile was shown to all when placed: ``memory`` changes only what is shown."""
+    for seed in range(3):
+        kept = IsisOsirisState.new(seed=seed, num_players=players, memory=True)
+        recall = IsisOsirisState.new(seed=seed, num_players=players, memory=False)
+        rng = np.random.default_rng(seed)
+        while True:  # both ways, at every step (the game's end included), for every seat
+            for source, other in ((kept, recall), (recall, kept)):
+                read = source.with_observation(memory=other.params.memory)
+                assert read == other
+                for seat in range(players):
+                    assert np.array_equal(read.observation(seat), other.observation(seat))
+            if kept.is_terminal:
+                break
+            action = int(rng.choice(kept.legal_actions()))
+            kept.apply(action)
+            recall.apply(action)
+
+
+def test_the_packaged_isis_osiris_expert_plays_the_memory_variant():
+    game = advance(IsisOsirisState.new(seed=4, memory=True), 5, seed=1)
+    agent = make_agent("expert:simulations=8", "isis_osiris_v0", seed=0)
+    assert agent.net.check_game(game) == {"memory": False}
+    assert game.legal_mask()[agent.act(game, game.current_player)]
 
 
 def _irk_net(**params: object) -> PolicyValueNet:

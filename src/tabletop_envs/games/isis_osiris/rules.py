@@ -94,6 +94,8 @@ class IsisOsirisState(ActionIds, PhasedGameState):
     params_class = IsisOsirisParams
     #: Stacks and the box are hidden: use :meth:`resample_hidden` for search.
     hidden_information: ClassVar[bool] = True
+    #: ``memory`` changes only what is shown (every board tile was shown to all when placed).
+    observation_params = frozenset({"memory"})
 
     # ---- set-up -------------------------------------------------------------------------
     def _setup(self) -> None:

@@ -15,6 +15,7 @@ import pytest
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs import registry
 from tabletop_envs.envs.registry import EnvSpec
+from tabletop_envs.games.iris.rules import IrisState
 from tabletop_envs.testing import CHECKS, ConformanceError, check_env, check_game
 from tests.conformance import toy_game
 
@@ -86,6 +87,26 @@ def test_a_crash_inside_the_game_fails_the_check_running_it() -> None:
     with pytest.raises(ConformanceError, match=r"'playouts' check: raised KeyError") as info:
         check_game(Crashes)
     assert isinstance(info.value.__cause__, KeyError)
+
+
+class ClaimsARule(IrisState):
+    """Declares ``auto_forced`` (which plays forced moves itself) as if it changed no rule."""
+
+    observation_params = frozenset({"auto_forced"})
+
+
+class ClaimsNothing(IrisState):
+    observation_params = frozenset({"colour_blind"})
+
+
+def test_an_observation_parameter_that_changes_a_rule_is_caught() -> None:
+    with pytest.raises(ConformanceError, match=r"'observation_params' check: seed \d+ state \d+ "):
+        check_game(ClaimsARule, {"board_size": 3}, checks="observation_params")
+    with pytest.raises(ConformanceError, match=r"'observation_params' check: .*colour_blind"):
+        check_game(ClaimsNothing, {"board_size": 3}, checks="observation_params")
+    assert check_game(IrisState, {"board_size": 3}, checks="observation_params") == [
+        "observation_params"
+    ]
 
 
 def test_mistakes_in_the_arguments_are_the_callers() -> None:

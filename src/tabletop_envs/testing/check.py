@@ -47,6 +47,7 @@ CHECKS: tuple[Check, ...] = (
     Check("equality", core_checks.check_equality),
     Check("hidden", core_checks.check_hidden),
     Check("seats", core_checks.check_seats),
+    Check("observation_params", core_checks.check_observation_params),
     Check("copies", copies.check_copies),
     Check("spaces", env_checks.check_spaces, needs_env=True),
     Check("params", env_checks.check_params, needs_env=True),

@@ -8,6 +8,7 @@ what is wrong and where (seed, step, seat).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import json
 import pickle
@@ -319,3 +320,52 @@ def check_seats(case: Case) -> None:
         for seat in (0, np.int64(n - 1)):
             call(seat)  # accepted, numpy integers included
     assert game == before, "a refused seat changed the state"
+
+
+def check_observation_params(case: Case) -> None:
+    """Each ``observation_params`` entry changes the observation only; nothing else may change.
+
+    Every boolean one, flipped mid-game with ``with_observation``, keeps the seed and log, the
+    same mover, masks, chance and end, and flipped back gives the very state; every other
+    parameter is refused and changes nothing. (A parameter of another type is checked only for
+    being a parameter: the check cannot know its other valid values.)
+    """
+    game = case.new_game(case.seed)
+    fields = set(dataclasses.asdict(game.params))
+    names = sorted(game.observation_params)
+    assert set(names) <= fields, f"observation_params {names} are not all parameters {fields}"
+    before = game.to_json()
+    for other in sorted(fields - set(names)):
+        with expect_raises(InvalidParameterError, f"with_observation({other}=...)"):
+            game.with_observation(**{other: getattr(game.params, other)})
+    assert game.to_json() == before, "a refused with_observation changed the state"
+    flips = [name for name in names if isinstance(getattr(game.params, name), bool)]
+    for seed, name in itertools.product(case.seeds, flips):
+        for k, state in enumerate(mid_game_states(case, seed)):
+            where = f"seed {seed} state {k} {name}"
+            value = getattr(state.params, name)
+            read = state.with_observation(**{name: not value})
+            assert getattr(read.params, name) is (not value), where
+            assert (read.seed, read.actions) == (state.seed, state.actions), f"{where}: the log"
+            assert_same_game_view(state, read.with_observation(**{name: value}), f"{where} back")
+            _play_alike(state.clone(), read, k, where)
+
+
+def _play_alike(a: GameState, b: GameState, seed: int, where: str) -> None:
+    """Play ``a`` and ``b`` on with the same random actions: one game, whatever they show."""
+    rng = np.random.default_rng(seed)
+    step = 0
+    while True:
+        at = f"{where} read with it flipped, step {step}"
+        assert a.current_player == b.current_player, (
+            f"{at}: the mover differs ({a.current_player} and {b.current_player}): a rule changed"
+        )
+        assert np.array_equal(a.legal_mask(), b.legal_mask()), f"{at}: the legal masks differ"
+        if a.is_terminal:
+            break
+        action = random_action(a, rng)
+        a.apply(action)
+        b.apply(action)
+        step += 1
+    assert np.array_equal(a.returns(), b.returns()), f"{where}: the returns differ at the end"
+    assert a.result_info() == b.result_info(), f"{where}: the results differ at the end"

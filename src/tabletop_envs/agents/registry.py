@@ -378,7 +378,8 @@ def observation_usage(env_name: str) -> str:
     """Return the usage of a model spec's ``NAME=VALUE`` options for ``env_name`` ("" if none).
 
     A model trained with other values of the env's observation parameters (Irk's
-    ``group_planes``, ``action_values``) names them so, and reads every position with them.
+    ``group_planes``, ``action_values``; Isis & Osiris' ``memory``) names them so, and reads
+    every position with them.
     """
     names = sorted(_env_spec(env_name).load_game().observation_params) if env_name else []
     if not names:

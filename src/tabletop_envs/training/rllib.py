@@ -401,9 +401,12 @@ class RLlibAgent(Agent):
         for module in modules.values():
             module.eval()
         return cls(
-            modules, deterministic=deterministic, seed=seed, name=str(checkpoint),
+            modules,
+            deterministic=deterministic,
+            seed=seed,
+            name=str(checkpoint),
             observation=observation,
-        )  # fmt: skip
+        )
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the sampling Generator when a seed is given."""

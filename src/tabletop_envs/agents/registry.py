@@ -381,7 +381,8 @@ def observation_usage(env_name: str) -> str:
     ``group_planes``, ``action_values``; Isis & Osiris' ``memory``) names them so, and reads
     every position with them.
     """
-    names = sorted(_env_spec(env_name).load_game().observation_params) if env_name else []
+    game = _game_class(env_name)
+    names = sorted(game.observation_params) if game is not None else []
     if not names:
         return ""
     return (
@@ -400,7 +401,7 @@ def observation_options(
     parameters (InvalidParameterError ending with ``usage`` otherwise); for
     ``GameState.with_observation``.
     """
-    game = _env_spec(env_name).load_game() if env_name else None
+    game = _game_class(env_name)
     names = game.observation_params if game is not None else frozenset()
     rest: list[str] = []
     values: dict[str, Any] = {}
@@ -431,6 +432,11 @@ def observation_mismatch(name: str, shape: Sequence[int], game: GameState, kind:
             f"takes them as options: {kind}:PATH,NAME=VALUE)"
         )
     return message
+
+
+def _game_class(env_name: str) -> type[GameState] | None:
+    """Return the game class of ``env_name``, or None for no env (``""``)."""
+    return _env_spec(env_name).load_game() if env_name else None
 
 
 def _env_spec(env_name: str) -> EnvSpec:

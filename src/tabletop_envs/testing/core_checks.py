@@ -348,24 +348,15 @@ def check_observation_params(case: Case) -> None:
             assert getattr(read.params, name) is (not value), where
             assert (read.seed, read.actions) == (state.seed, state.actions), f"{where}: the log"
             assert_same_game_view(state, read.with_observation(**{name: value}), f"{where} back")
-            _play_alike(state.clone(), read, k, where)
+            play_both(state.clone(), read, k, f"{where} read with it flipped", same=_same_rules)
 
 
-def _play_alike(a: GameState, b: GameState, seed: int, where: str) -> None:
-    """Play ``a`` and ``b`` on with the same random actions: one game, whatever they show."""
-    rng = np.random.default_rng(seed)
-    step = 0
-    while True:
-        at = f"{where} read with it flipped, step {step}"
-        assert a.current_player == b.current_player, (
-            f"{at}: the mover differs ({a.current_player} and {b.current_player}): a rule changed"
-        )
-        assert np.array_equal(a.legal_mask(), b.legal_mask()), f"{at}: the legal masks differ"
-        if a.is_terminal:
-            break
-        action = random_action(a, rng)
-        a.apply(action)
-        b.apply(action)
-        step += 1
-    assert np.array_equal(a.returns(), b.returns()), f"{where}: the returns differ at the end"
-    assert a.result_info() == b.result_info(), f"{where}: the results differ at the end"
+def _same_rules(a: GameState, b: GameState, where: str) -> None:
+    """Assert ``a`` and ``b`` are one game, whatever they show: mover, masks, and the end."""
+    assert a.current_player == b.current_player, (
+        f"{where}: the mover differs ({a.current_player} and {b.current_player}): a rule changed"
+    )
+    assert np.array_equal(a.legal_mask(), b.legal_mask()), f"{where}: the legal masks differ"
+    if a.is_terminal:
+        assert np.array_equal(a.returns(), b.returns()), f"{where}: the returns differ"
+        assert a.result_info() == b.result_info(), f"{where}: the results differ"

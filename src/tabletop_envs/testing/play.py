@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -185,19 +185,27 @@ def assert_same_game_view(a: GameState, b: GameState, where: str) -> None:
         )
 
 
-def play_both(a: GameState, b: GameState, seed: int, what: str, every_step: bool = True) -> None:
+def play_both(
+    a: GameState,
+    b: GameState,
+    seed: int,
+    what: str,
+    every_step: bool = True,
+    same: Callable[[GameState, GameState, str], None] = assert_same_game_view,
+) -> None:
     """Play ``a`` and ``b`` on with the same random actions, asserting they stay identical
-    (what every seat sees at every step, or only at the end)."""
+    (what every seat sees, by default; ``same`` says what else must agree) at every step, or
+    only at the end."""
     rng = np.random.default_rng(seed)
     step = 0
     while not a.is_terminal:
         if every_step:
-            assert_same_game_view(a, b, f"{what}, step {step}")
+            same(a, b, f"{what}, step {step}")
         action = random_action(a, rng)
         a.apply(action)
         b.apply(action)
         step += 1
-    assert_same_game_view(a, b, f"{what}, end")
+    same(a, b, f"{what}, end")
     assert np.array_equal(a.returns(), b.returns()), f"{what}: returns differ"
     assert a.result_info() == b.result_info(), f"{what}: result_info differs"
 

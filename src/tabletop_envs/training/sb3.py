@@ -157,7 +157,7 @@ def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
     for option in options:
         if option in ("sample", "deterministic"):
             deterministic = option == "deterministic"
-        elif option.partition("=")[0].strip() == "threads":
+        elif option.startswith("threads="):
             threads_args.append(option)
         else:
             raise ValueError(usage)

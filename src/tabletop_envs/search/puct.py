@@ -439,10 +439,16 @@ def _expand_leaves(
     movers = [s.current_player for s in states]
     leaf_masks = np.stack([leaf.mask for leaf in leaves]).astype(bool)
     priors, values = evaluate_checked(evaluate, encode_batch(states, movers), leaf_masks)
-    for leaf, leaf_p, v, mover in zip(leaves, priors, values, movers, strict=True):
+    # every leaf's legal priors in one gather: the mask's nonzeros, row by row, are each
+    # leaf's actions in ascending order (what legal_actions() lists)
+    rows, cols = leaf_masks.nonzero()
+    legal_p = priors[rows, cols].tolist()
+    ends = np.cumsum(leaf_masks.sum(axis=1)).tolist()
+    start = 0
+    for leaf, end, v, mover in zip(leaves, ends, values, movers, strict=True):
         node = leaf.path[-1]
-        actions = leaf.actions
-        new = dict(zip(actions, leaf_p[actions].tolist(), strict=True))
+        new = dict(zip(leaf.actions, legal_p[start:end], strict=True))
+        start = end
         if node.prior is None:
             node.prior = new
         else:

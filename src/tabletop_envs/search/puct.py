@@ -441,8 +441,7 @@ def _expand_leaves(
     priors, values = evaluate_checked(evaluate, encode_batch(states, movers), leaf_masks)
     # every leaf's legal priors in one gather: the mask's nonzeros, row by row, are each
     # leaf's actions in ascending order (what legal_actions() lists)
-    rows, cols = leaf_masks.nonzero()
-    legal_p = priors[rows, cols].tolist()
+    legal_p = priors.ravel()[np.flatnonzero(leaf_masks)].tolist()
     ends = np.cumsum(leaf_masks.sum(axis=1)).tolist()
     start = 0
     for leaf, end, v, mover in zip(leaves, ends, values, movers, strict=True):

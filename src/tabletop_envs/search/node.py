@@ -81,8 +81,10 @@ class Node:
     def use_legal(self, actions: list[int]) -> bool:
         """Cache the priors of ``actions``; False if one of them has none (evaluate again)."""
         prior = self.prior
+        if prior is None:  # never evaluated
+            return False
         legal_set = set(actions)
-        if prior is None or not legal_set <= prior.keys():
+        if not legal_set <= prior.keys():
             return False
         total = sum(map(prior.__getitem__, actions))
         if total > 0.0:

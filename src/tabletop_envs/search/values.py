@@ -48,9 +48,10 @@ def value_targets(
         key = score_key(game.game_name)
         if key is None:
             raise ValueError(f"{game.game_name} has no final scores; use the 'result' target")
-        scores = np.asarray(game.result_info()[key], dtype=np.float64)
-        best_other = np.array([np.delete(scores, s).max() for s in range(n)])
-        return np.tanh((scores - best_other) / score_scale).astype(np.float32)
+        scores = [float(x) for x in game.result_info()[key]]
+        best_other = [max(scores[:s] + scores[s + 1 :]) for s in range(n)]  # 2-4 seats: no numpy
+        margins = np.subtract(scores, best_other)
+        return np.tanh(margins / score_scale).astype(np.float32)
     if mode != "result":
         raise ValueError(f"mode must be one of {', '.join(VALUE_TARGETS)}, got {mode!r}")
     returns = game.returns()

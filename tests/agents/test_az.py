@@ -288,6 +288,19 @@ def test_priors_are_a_softmax_over_the_legal_actions(case):
         assert np.allclose(p, priors[row], atol=1e-6) and abs(v - values[row]) < 1e-6
 
 
+def test_encode_batch_stacks_every_row_and_refuses_mismatches():
+    games = choice_positions("irk_v0", {}, seed=4)
+    seats = [g.current_player for g in games]
+    obs = encode_batch(games, seats)
+    for row, (game, seat) in enumerate(zip(games, seats, strict=True)):
+        assert np.array_equal(obs[row], game.observation(seat).reshape(-1).astype(np.float32))
+    with pytest.raises(ValueError, match="2 games and 1 seats"):
+        encode_batch(games[:2], seats[:1])
+    other = new_game("irk_v0", {"num_players": 3}, 0)  # a longer observation
+    with pytest.raises(ValueError, match="game 1's observation is"):
+        encode_batch([games[0], other], [seats[0], other.current_player])
+
+
 def test_a_network_without_hidden_layers_is_linear(tmp_path):
     game = advance(new_game("isis_osiris_v0", {"num_players": 3}, 1), 5, seed=2)
     net = PolicyValueNet.initial(game, hidden=(), seed=4)

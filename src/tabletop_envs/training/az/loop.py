@@ -307,7 +307,8 @@ def _pin_threads(threads: int) -> None:
 def _postfix(record: dict[str, Any]) -> str:
     text = (
         f"{record['positions_per_s']:.0f} pos/s, loss {record['loss']:.3f} "
-        f"(pi {record['policy_loss']:.3f}, v {record['value_loss']:.3f})"
+        f"(pi {record['policy_loss']:.3f}, kl {record['policy_kl']:.3f}, "
+        f"v {record['value_loss']:.3f})"
     )
     for opp, rate in record.get("vs", {}).items():
         text += f", vs {opp} {rate:.2f}"

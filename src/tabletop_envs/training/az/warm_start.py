@@ -137,8 +137,8 @@ def warm_start(
     say(
         f"warm start: {batch.games} games of {config.warm_start} ({batch.moves} positions, "
         f"{batch.seconds:.0f} s), {steps} training steps ({train_seconds:.0f} s), loss "
-        f"{losses['loss']:.3f} (policy {losses['policy_loss']:.3f}, value "
-        f"{losses['value_loss']:.3f})"
+        f"{losses['loss']:.3f} (policy {losses['policy_loss']:.3f}, kl "
+        f"{losses['policy_kl']:.3f}, value {losses['value_loss']:.3f})"
     )
     return {
         "agent": config.warm_start,

@@ -234,10 +234,11 @@ def train_steps(
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
+        cross_entropy = policy_loss.item()
+        entropy = -torch.special.xlogy(pi, pi).sum(dim=1).mean().item()  # 0 log 0 = 0
         totals["loss"] += loss.item()
-        totals["policy_loss"] += policy_loss.item()
-        entropy = -torch.special.xlogy(pi, pi).sum(dim=1).mean()  # 0 log 0 = 0
-        totals["policy_kl"] += policy_loss.item() - entropy.item()
+        totals["policy_loss"] += cross_entropy
+        totals["policy_kl"] += cross_entropy - entropy
         totals["value_loss"] += value_loss.item()
     net.eval()
     return {k: v / steps for k, v in totals.items()} if steps else totals

@@ -8,9 +8,13 @@ The agent (an ``az`` or ``expert`` spec) plays ``--opponent`` (default ``greedy`
 same ``--games`` deals of the arena (seats alternated, ``--seed``): once as shipped, searching
 determinizations drawn with ``resample_hidden`` (what its seat may know), and once *peeking*:
 every search runs on copies of the true position (the hidden tiles and hands as they are; the
-chance events still come from the search's own stream). The peeking result is a ceiling for
-what better inference of the hidden information could give this network and search, not a
-legal agent: it is never registered. For perfect-information games (Iris) both are the same.
+chance events still come from the search's own stream). Where the hidden information is a
+seat's secret (Irk's hands, which their owners' choices say something about), the peeking
+result is a ceiling for what better inference could give this network and search. Where nobody
+knows it (Isis & Osiris's stacks: the uniform redraw is already every seat's exact belief) it is
+the worth of foreseeing chance (each reveal to come), which no agent can have. Either way it is
+not a legal agent: it is never registered. For perfect-information games (Iris) both are the
+same.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 Imports every public module found by walking the package, checks that ``import tabletop_envs``
 loads none of the optional heavy dependencies, and plays a game with the packaged expert of
-every env, with its network and with ``expert:network=off`` (numpy only, no torch). Run from
+every env, with its network and with ``expert:network=off`` (numpy only, no torch), at every
+player count a packaged network was made for. Run from
 outside the repository so that the installed package, not ``src/``, is imported.
 """
 
@@ -91,14 +92,20 @@ def check_experts() -> list[str]:
         for spec in ("expert", "expert:network=off"):  # the search with and without its net
             try:
                 expert = make_agent(spec, env, seed=0)
-                start = time.perf_counter()
-                result = run_arena(env, [expert, "random"], games=1, seed=0)
-                seconds = time.perf_counter() - start
-                stats = result.stats[0]
-                print(
-                    f"  {spec} {env}: one game against random in {seconds:.1f} s "
-                    f"({stats.wins}W {stats.draws}D {stats.losses}L)"
-                )
+                # every packaged network: an ExpertAgent holds one per parameter set
+                for net in [a.net for a in getattr(expert, "agents", [expert])]:
+                    params = net.meta["params"]
+                    n = params.get("num_players", 2)
+                    kwargs = {"num_players": n} if "num_players" in params else {}
+                    start = time.perf_counter()
+                    players = [expert, *["random"] * (n - 1)]
+                    result = run_arena(env, players, games=1, seed=0, env_kwargs=kwargs)
+                    seconds = time.perf_counter() - start
+                    stats = result.stats[0]
+                    print(
+                        f"  {spec} {env} ({n} players): one game against random in "
+                        f"{seconds:.1f} s ({stats.wins}W {stats.draws}D {stats.losses}L)"
+                    )
             except Exception as err:
                 failures.append(f"{spec} {env}: {type(err).__name__}: {err}")
     return failures

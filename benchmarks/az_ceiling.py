@@ -25,8 +25,9 @@ import time
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.az import AZAgent
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.expert import az_agent_of
 from tabletop_envs.core.game import GameState
-from tabletop_envs.envs.registry import registered_envs
+from tabletop_envs.envs.registry import make, registered_envs
 from tabletop_envs.evaluation import run_arena
 
 
@@ -67,8 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=12345)
     args = parser.parse_args(argv)
     for label, peeking in (("as shipped", False), ("peeking", True)):
-        agent = make_agent(args.agent, args.env, seed=0)
-        if not isinstance(agent, AZAgent):
+        env = make(args.env)
+        agent = az_agent_of(make_agent(args.agent, args.env, seed=0), env.game_class(env.params, 0))
+        if agent is None:
             parser.error(f"{args.agent} is not an az agent")
         player: Agent = PeekingAgent(agent) if peeking else agent
         start = time.perf_counter()

@@ -34,6 +34,7 @@ import numpy as np
 
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.az import AZAgent, PolicyValueNet, run_puct
+from tabletop_envs.agents.expert import az_agent_of
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import make, registered_envs
 
@@ -88,7 +89,8 @@ def bench_env(
 def bench_expert(env_name: str, games: int, clock: Callable[[], float]) -> None:
     """Print the time per move of ``env_name``'s packaged expert, playing against greedy."""
     env = make(env_name)
-    expert = make_agent("expert", env_name, seed=0)
+    expert = az_agent_of(make_agent("expert", env_name, seed=0), env.game_class(env.params, 0))
+    assert expert is not None
     greedy = make_agent("greedy", env_name, seed=0)
     times = []
     for seed in range(games):

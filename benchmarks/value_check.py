@@ -35,7 +35,7 @@ import numpy as np
 
 import tabletop_envs
 from tabletop_envs.agents import make_agent
-from tabletop_envs.agents.az import AZAgent
+from tabletop_envs.agents.expert import az_agent_of
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import registered_envs
 from tabletop_envs.search.evaluator import encode
@@ -58,11 +58,11 @@ def playout_value(
 
 def record(args: argparse.Namespace) -> list[tuple[int, float, float, float]]:
     """Play the games; return ``(stage, net, playout, outcome)`` of every recorded position."""
-    agent = make_agent(args.agent, args.env, seed=0)
-    if not isinstance(agent, AZAgent):
+    env = tabletop_envs.make(args.env)
+    agent = az_agent_of(make_agent(args.agent, args.env, seed=0), env.game_class(env.params, 0))
+    if agent is None:
         raise SystemExit(f"{args.agent} is not an az agent")
     net, target, scale = agent.net, agent.value_target or "result", agent.score_scale
-    env = tabletop_envs.make(args.env)
     specs = args.players or ["greedy"]
     players = [make_agent(specs[s % len(specs)], args.env) for s in range(len(env.possible_agents))]
     rows = []

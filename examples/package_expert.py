@@ -4,19 +4,22 @@
         --simulations 128 --playout-weight 0.5
     python examples/package_expert.py runs/expert_irk/best.npz --env irk_v0 --dtype float16 \\
         --simulations 32 --playout-weight 0.5 --out my_irk_expert.npz
+    python examples/package_expert.py runs/irk3/best.npz --env irk_v0 --param num_players=3 \\
+        --dtype float16 --simulations 64
 
 Reads a network file written by AlphaZero-style training (``model.npz`` or ``best.npz``),
-checks that it plays ``--env``'s default parameters, sets the agent's defaults in its meta
+checks that it plays ``--env`` with its default parameters (or those given with ``--param
+KEY=VALUE``, repeatable, e.g. ``--param num_players=3``), sets the agent's defaults in its meta
 (``--simulations``, ``--playout-weight``, ``--playout``, ``--root``, ``--value-target``,
 ``--reuse`` and the root guide ``--guide``, ``--guide-weight``, ``--guide-temperature``, stored
 under the file format's names ``simulations``, ``rollout_weight``, ``rollout_policy``, ``root``,
 ``value_target``, ``reuse``, ``guide``, ``guide_weight`` and ``guide_temperature``; an option
-left out keeps the
-file's own; ``--rollout-weight`` and
-``--rollout-policy`` are the old spellings) and writes it
-to ``--out``, by default ``src/tabletop_envs/agents/experts/<env>.npz``,
-the file ``make_agent("expert", env)`` loads (shipped in the wheel). Prints the file's size:
-a packaged expert must stay within 2 MB. Numpy only.
+left out keeps the file's own; ``--rollout-weight`` and ``--rollout-policy`` are the old
+spellings) and writes it to ``--out``, by default
+``src/tabletop_envs/agents/experts/<env>.npz``, the file ``make_agent("expert", env)`` loads
+(shipped in the wheel), or ``<env>.<N>p.npz`` for a network of ``N`` players: the expert plays
+each game with the file made for its parameters. Prints the file's size: a packaged expert must
+stay within 2 MB. Numpy only.
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from tabletop_envs.agents.az import ROLLOUT_POLICIES, PolicyValueNet
+from tabletop_envs.core.config import parse_assignment
 from tabletop_envs.envs.registry import env_spec, registered_envs
 from tabletop_envs.search.network_file import GUIDES, ROOTS, VALUE_TARGETS
 
@@ -88,12 +93,24 @@ def main(argv: list[str] | None = None) -> int:
         metavar="T",
         help="the temperature of the guide's softmax, in the heuristic's score units",
     )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        type=_param_option,
+        metavar="KEY=VALUE",
+        help="a game parameter the network was trained with, repeatable (num_players=3)",
+    )
     parser.add_argument("--dtype", choices=("float32", "float16"), default="float32")
-    parser.add_argument("--out", help="default: the package's experts/<env>.npz")
+    parser.add_argument(
+        "--out", help="default: the package's experts/<env>.npz (<env>.<N>p.npz for N players)"
+    )
     args = parser.parse_args(argv)
     try:
         net = PolicyValueNet.load(args.network)
-        net.check_game(env_spec(args.env).load_game().new(seed=0))
+        params = dict(args.param)
+        net.check_game(env_spec(args.env).load_game().new(seed=0, **params))
+        out = Path(args.out) if args.out else EXPERTS / _default_name(args.env, params)
         meta = dict(net.meta, env=args.env)
         for key in (
             "simulations",
@@ -112,7 +129,6 @@ def main(argv: list[str] | None = None) -> int:
         packaged = PolicyValueNet(meta, net.arrays)  # checks the new meta
     except ValueError as err:
         parser.error(str(err))
-    out = Path(args.out) if args.out else EXPERTS / f"{args.env}.npz"
     out.parent.mkdir(parents=True, exist_ok=True)
     packaged.save(out, dtype=args.dtype)
     size = out.stat().st_size
@@ -130,6 +146,25 @@ def main(argv: list[str] | None = None) -> int:
         )
     )
     return 0
+
+
+def _param_option(text: str) -> tuple[str, Any]:
+    try:
+        return parse_assignment(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"a parameter is KEY=VALUE: {err}") from None
+
+
+def _default_name(env: str, params: dict[str, Any]) -> str:
+    """Return the packaged file name of a network for ``params`` (ValueError: name it)."""
+    if not params:
+        return f"{env}.npz"
+    if set(params) == {"num_players"}:
+        return f"{env}.{params['num_players']}p.npz"
+    raise ValueError(
+        f"give --out for a network of parameters {params}: the default names are "
+        f"experts/{env}.npz (default parameters) and experts/{env}.<N>p.npz (num_players=N)"
+    )
 
 
 if __name__ == "__main__":

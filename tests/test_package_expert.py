@@ -102,3 +102,28 @@ def test_packaging_sets_the_root_guide(tmp_path, capsys):
     assert "guide_temperature must be a finite number > 0, got -1.0" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         _script().main([*argv, "--guide", "random"])
+
+
+def test_packaging_a_network_of_other_players_names_its_file_by_them(tmp_path, capsys, monkeypatch):
+    net = PolicyValueNet.initial(IrkState.new(seed=0, num_players=3), hidden=(8,))
+    net.save(tmp_path / "best.npz")
+    script = _script()
+    monkeypatch.setattr(script, "EXPERTS", tmp_path / "experts")
+    with pytest.raises(SystemExit):  # without --param: made for other parameters
+        script.main([str(tmp_path / "best.npz"), "--env", "irk_v0"])
+    assert "differing: num_players" in capsys.readouterr().err
+    argv = [str(tmp_path / "best.npz"), "--env", "irk_v0", "--param", "num_players=3"]
+    assert script.main(argv) == 0
+    out = tmp_path / "experts" / "irk_v0.3p.npz"
+    assert f"wrote {out}" in capsys.readouterr().out
+    assert PolicyValueNet.load(out).meta["params"]["num_players"] == 3
+    scored = PolicyValueNet.initial(
+        IrkState.new(seed=0, num_players=3, reward="score"), hidden=(8,)
+    )
+    scored.save(tmp_path / "scored.npz")
+    with pytest.raises(SystemExit):  # no default name for other parameters
+        script.main([str(tmp_path / "scored.npz"), *argv[1:], "--param", "reward=score"])
+    assert "give --out for a network of parameters" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        script.main([*argv, "--param", "players"])
+    assert "a parameter is KEY=VALUE" in capsys.readouterr().err

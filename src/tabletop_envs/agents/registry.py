@@ -27,7 +27,10 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
 - ``expert`` — the network packaged for the env (``tabletop_envs/agents/experts/<env>.npz``)
   played as ``az`` is, same options: ``expert``, ``expert:simulations=200``,
   ``expert:network=off``; an env without a
-  packaged network is refused, naming the envs that have one.
+  packaged network is refused, naming the envs that have one. An env with networks for other
+  parameters too (``<env>.<tag>.npz``, e.g. ``irk_v0.3p.npz``) gets an
+  :class:`~tabletop_envs.agents.expert.ExpertAgent`, which plays each game with the network
+  made for its parameters.
 
 Agents that need more than numpy come from packages, through the entry-point group
 ``tabletop_envs.agents`` (:data:`ENTRY_POINT_GROUP`): each entry is ``NAME = "module:factory"``
@@ -47,6 +50,7 @@ commas. An env name given to :func:`make_agent` must be a registered env.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.metadata
 import sys
@@ -62,6 +66,7 @@ from tabletop_envs.core.config import parse_assignment, quote
 from tabletop_envs.core.errors import InvalidParameterError
 
 if TYPE_CHECKING:
+    from tabletop_envs.agents.az import AZAgent
     from tabletop_envs.agents.greedy import GreedyAgent
     from tabletop_envs.core.game import GameState
     from tabletop_envs.envs.registry import EnvSpec
@@ -285,8 +290,7 @@ def _az(args: str, env_name: str, seed: int | None) -> Agent:
 
 
 def _expert(args: str, env_name: str, seed: int | None) -> Agent:
-    from importlib.resources import files
-
+    from tabletop_envs.agents.expert import ExpertAgent
     from tabletop_envs.search.network import PolicyValueNet
 
     spec = f"expert:{args}" if args else "expert"
@@ -294,32 +298,67 @@ def _expert(args: str, env_name: str, seed: int | None) -> Agent:
         raise ValueError(
             f"agent {quote(spec)} needs an env name: it plays that env's packaged network"
         )
-    resource = files("tabletop_envs.agents") / "experts" / f"{env_name}.npz"
-    if not resource.is_file():
+    resources = _expert_files().get(env_name)
+    if not resources:
         have = expert_envs()
         raise ValueError(
             f"no expert network is packaged for {env_name}; packaged experts: "
             f"{', '.join(have) if have else 'none yet'}. Play a network file of your own with "
             f"az:PATH instead"
         )
-    with resource.open("rb") as file:
-        net = PolicyValueNet.load(file)
-    return _az_agent(net, args, spec, env_name, seed, source=f"the {env_name} expert")
+    agents = []
+    for resource in resources:
+        with resource.open("rb") as file:
+            net = PolicyValueNet.load(file)
+        source = f"the {env_name} expert ({resource.name})"
+        agents.append(_az_agent(net, args, spec, env_name, seed, source=source))
+    return agents[0] if len(agents) == 1 else ExpertAgent(env_name, agents)
+
+
+def _expert_files() -> dict[str, list[Any]]:
+    """Return each env's packaged network files (resources), the default-parameter one first."""
+    from importlib.resources import files
+
+    from tabletop_envs.agents.expert import expert_file_env, file_order
+
+    folder = files("tabletop_envs.agents") / "experts"
+    if not folder.is_dir():
+        return {}
+    found: dict[str, list[Any]] = {}
+    for resource in sorted(folder.iterdir(), key=lambda r: file_order(r.name)):
+        env = expert_file_env(resource.name)
+        if env is not None:
+            found.setdefault(env, []).append(resource)
+    return found
 
 
 def expert_envs() -> list[str]:
     """Return the envs with a packaged expert network (what ``expert`` plays), sorted."""
-    from importlib.resources import files
+    return sorted(_expert_files())
 
-    folder = files("tabletop_envs.agents") / "experts"
-    if not folder.is_dir():
-        return []
-    return sorted(r.name[: -len(".npz")] for r in folder.iterdir() if r.name.endswith(".npz"))
+
+def expert_plays(env_name: str, game: GameState) -> bool:
+    """Return whether ``env_name``'s packaged expert has a network for ``game``'s parameters
+    (its 3-4 player games, say), the experts loaded once per env."""
+    from tabletop_envs.agents.expert import check_plays
+
+    if env_name not in expert_envs():
+        return False
+    try:
+        check_plays(_packaged_expert(env_name), game)
+    except ValueError:
+        return False
+    return True
+
+
+@functools.cache
+def _packaged_expert(env_name: str) -> Agent:
+    return _expert("", env_name, 0)
 
 
 def _az_agent(
     net: PolicyValueNet, options: str, spec: str, env_name: str, seed: int | None, *, source: str
-) -> Agent:
+) -> AZAgent:
     """Return an AZAgent playing ``net`` with the spec's options."""
     from tabletop_envs.agents.az import AZAgent
 

@@ -1,0 +1,111 @@
+"""The packaged experts of one env, one network per parameter set: the ``expert`` agent.
+
+An env's experts are the files ``agents/experts/<env>.npz`` (the env's default parameters) and
+``agents/experts/<env>.<tag>.npz`` (other parameters, e.g. ``irk_v0.3p.npz`` for 3 players),
+each a :class:`~tabletop_envs.search.network.PolicyValueNet` recording in its meta the
+parameters it was trained with. With one file ``expert`` is that file's :class:`AZAgent`; with
+several it is an :class:`ExpertAgent`, which plays each game with the network made for the
+game's parameters (the observation parameters aside, which a network reads its own way,
+:meth:`~tabletop_envs.search.network.PolicyValueNet.check_game`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tabletop_envs.agents.az import AZAgent
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.core.game import GameState
+from tabletop_envs.search.network import game_meta
+
+
+def expert_file_env(name: str) -> str | None:
+    """Return the env a packaged file name belongs to (None: not an expert file).
+
+    ``irk_v0.npz`` and ``irk_v0.3p.npz`` both belong to ``irk_v0``.
+    """
+    if not name.endswith(".npz") or name.startswith("."):
+        return None
+    return name[: -len(".npz")].split(".", 1)[0] or None
+
+
+def file_order(name: str) -> tuple[bool, str]:
+    """Sort key of an env's expert files: the default-parameter file first, then by name."""
+    return (name.count(".") > 1, name)
+
+
+class ExpertAgent(Agent):
+    """Plays each game with the one of its :class:`AZAgent` s whose network fits the game.
+
+    ``agents`` are tried in order (the default-parameter network first); the first whose
+    network accepts the game's parameters plays it, the choice kept per parameter set. A game
+    none of them fits raises ValueError naming the parameters each was made for.
+    """
+
+    name = "expert"
+
+    def __init__(self, env_name: str, agents: Sequence[AZAgent]) -> None:
+        if not agents:
+            raise ValueError(f"the {env_name} expert needs at least one network")
+        self.env_name = env_name
+        self.agents = list(agents)
+        self._chosen: dict[tuple[type, object], AZAgent] = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reset every network's agent (their kept trees, their streams)."""
+        for agent in self.agents:
+            agent.reset(seed)
+
+    def act(self, game: GameState, seat: int) -> int:
+        """Return the action of the agent whose network was made for this game's parameters."""
+        return self.agent_for(game).act(game, seat)
+
+    def agent_for(self, game: GameState) -> AZAgent:
+        """Return the agent that plays ``game`` (ValueError if no packaged network fits it)."""
+        key = (type(game), game.params)
+        agent = self._chosen.get(key)
+        if agent is None:
+            agent = self._chosen[key] = self._fitting(game)
+        return agent
+
+    def _fitting(self, game: GameState) -> AZAgent:
+        for agent in self.agents:
+            try:
+                agent.net.check_game(game)
+            except ValueError:
+                continue
+            return agent
+        skip = type(game).observation_params
+        made = " and ".join(f"({made_for(a, skip)})" for a in self.agents)
+        raise ValueError(
+            f"no packaged {self.env_name} expert plays this game ({made_for(game, skip)}): "
+            f"they are made for {made}. Train a network for these parameters and play it "
+            f"as az:PATH"
+        )
+
+
+def made_for(player: AZAgent | GameState, skip: frozenset[str] = frozenset()) -> str:
+    """Return the rules parameters of an agent's network (or of a game) as ``key=value`` text,
+    without those in ``skip`` (the observation parameters) and the deck, which is long."""
+    if isinstance(player, AZAgent):
+        params = player.net.meta.get("params", {})
+    else:
+        params = game_meta(player)["params"]
+    shown = [f"{k}={v}" for k, v in sorted(params.items()) if k not in skip and k != "deck"]
+    return ", ".join(shown)
+
+
+def az_agent_of(agent: Agent, game: GameState) -> AZAgent | None:
+    """Return the :class:`AZAgent` that plays ``game`` for ``agent`` (None: not a search agent
+    over a network): ``agent`` itself, or an :class:`ExpertAgent`'s choice for the game."""
+    if isinstance(agent, ExpertAgent):
+        return agent.agent_for(game)
+    return agent if isinstance(agent, AZAgent) else None
+
+
+def check_plays(agent: Agent, game: GameState) -> None:
+    """Raise ValueError, saying why, if ``agent`` plays over a network that cannot play
+    ``game`` (made for other parameters); other agents play any game of their env."""
+    chosen = az_agent_of(agent, game)  # an ExpertAgent that no network fits raises here
+    if chosen is not None:
+        chosen.net.check_game(game)

@@ -33,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 
 from tabletop_envs.core.config import cut, quote, too_deep
 from tabletop_envs.replay import MAX_RECORD_BYTES, GameRecord, ReplayError
-from tabletop_envs.web.catalogue import catalogue, default_seats, game_params, seat_count
+from tabletop_envs.web.catalogue import catalogue, default_seats, game_params
 from tabletop_envs.web.config import ServeConfig
 from tabletop_envs.web.sessions import ReplaySession, Store, WebError, new_game
 
@@ -96,10 +96,10 @@ async def setup(request: Request) -> Response:
     if not isinstance(env, str):
         raise WebError(400, f"env is the name of a registered env, got {quote(env)}")
     try:
-        n = seat_count(env, game_params(env, body.get("params", {})))
+        seats = default_seats(env, game_params(env, body.get("params", {})))
     except ValueError as err:
         raise WebError(400, str(err)) from None
-    return JSONResponse({"env": env, "seats": default_seats(env, n)})
+    return JSONResponse({"env": env, "seats": seats})
 
 
 async def create_game(request: Request) -> Response:

@@ -11,7 +11,7 @@ import dataclasses
 import typing
 from typing import Any
 
-from tabletop_envs.agents.registry import agent_names, expert_envs
+from tabletop_envs.agents.registry import agent_names, expert_envs, expert_plays
 from tabletop_envs.core.config import cut, quote
 from tabletop_envs.envs.registry import env_spec, heuristic_games, move_syntax, registered_envs
 
@@ -65,10 +65,13 @@ def seat_count(env_name: str, params: Any) -> int:
     return game_class(params, 0).num_players
 
 
-def default_seats(env_name: str, seats: int) -> list[str]:
-    """Return the default seats: a person in seat 0, the env's strongest packaged agent in the
-    others (its expert network, else greedy, else random)."""
-    if env_name in expert_envs():
+def default_seats(env_name: str, params: Any) -> list[str]:
+    """Return the default seats of a game of ``env_name`` with ``params`` (a dataclass): a
+    person in seat 0, the env's strongest packaged agent in the others (its expert network if
+    one was made for these parameters, else greedy, else random)."""
+    game = env_spec(env_name).load_game()(params, 0)
+    seats = game.num_players
+    if expert_plays(env_name, game):
         other = "expert"
     elif env_spec(env_name).load_game().game_name in heuristic_games("greedy"):
         other = "greedy"
@@ -83,14 +86,13 @@ def catalogue() -> dict[str, Any]:
     for name in registered_envs():
         spec = env_spec(name)
         game_class = spec.load_game()
-        seats = seat_count(name, game_class.params_class())
         syntax = move_syntax(game_class.game_name)
         envs.append(
             {
                 "name": name,
                 "description": spec.description,
                 "params": param_fields(name),
-                "seats": default_seats(name, seats),
+                "seats": default_seats(name, game_class.params_class()),
                 "clickable": spec.targets is not None and spec.image is not None,
                 "hint": "" if syntax is None else syntax.hint,
             }

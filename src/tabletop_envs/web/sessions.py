@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.expert import check_plays
 from tabletop_envs.agents.human import announce_move, parse_move
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import quote
@@ -202,7 +203,7 @@ def new_game(game_id: str, env_name: Any, params: Any, seats: Any, seed: Any) ->
     try:
         built = game_params(env_name, {} if params is None else params)
         n = seat_count(env_name, built)
-        specs = default_seats(env_name, n) if seats is None else _seat_specs(seats, n)
+        specs = default_seats(env_name, built) if seats is None else _seat_specs(seats, n)
         if seed is None:
             seed = secrets.randbits(63)
         if type(seed) is not int or not 0 <= seed < 2**63:
@@ -213,6 +214,7 @@ def new_game(game_id: str, env_name: Any, params: Any, seats: Any, seed: Any) ->
             for s, spec in enumerate(specs)
             if spec != HUMAN
         }
+        _check_agents(agents, specs, env.game_class(env.params, 0))
     # an unknown env, a parameter, a seat, an agent spec, the seed; an agent's file that cannot
     # be read, or a package it needs (what the command line reports the same way)
     except (ValueError, OSError, ImportError) as err:
@@ -220,6 +222,16 @@ def new_game(game_id: str, env_name: Any, params: Any, seats: Any, seed: Any) ->
     env.reset(seed=seed)
     tokens = {s: secrets.token_urlsafe(16) for s, spec in enumerate(specs) if spec == HUMAN}
     return GameSession(game_id, env_name, env, specs, agents, tokens)
+
+
+def _check_agents(agents: dict[int, Agent], specs: list[str], game: GameState) -> None:
+    """Refuse, naming the seat, an agent whose network was made for other parameters (an
+    ``az:`` file or the ``expert`` of 2 players at a 3-player table) before the game starts."""
+    for seat, agent in agents.items():
+        try:
+            check_plays(agent, game)
+        except ValueError as err:
+            raise ValueError(f"seat {seat} ({specs[seat]}) cannot play this game: {err}") from None
 
 
 def _seat_specs(seats: Any, n: int) -> list[str]:

@@ -39,15 +39,16 @@ def test_file_names_say_the_env_and_the_default_file_comes_first():
     assert sorted(names, key=file_order) == ["irk_v0.npz", "irk_v0.3p.npz", "irk_v0.4p.npz"]
 
 
-def test_one_file_is_an_az_agent_and_several_an_expert_agent(tmp_path, monkeypatch):
+def test_the_expert_is_the_default_files_az_agent_handing_other_games_on(tmp_path, monkeypatch):
     _folder(tmp_path, monkeypatch, {f"{ENV}.npz": 2, "iris_v0.npz": 2})
-    assert isinstance(make_agent("expert", ENV, seed=0), AZAgent)
+    one: Any = make_agent("expert", ENV, seed=0)
+    assert isinstance(one, ExpertAgent) and isinstance(one, AZAgent) and one.others == []
     (tmp_path / "experts" / "iris_v0.npz").unlink()
     game = new_game(ENV, {"num_players": 3}, 0)
     PolicyValueNet.initial(game, hidden=(8,), seed=5).save(tmp_path / "experts" / f"{ENV}.3p.npz")
     assert expert_envs() == [ENV]  # one env, two files
-    agent = make_agent("expert:simulations=4", ENV, seed=0)
-    assert isinstance(agent, ExpertAgent)
+    agent: Any = make_agent("expert:simulations=4", ENV, seed=0)
+    assert isinstance(agent, ExpertAgent) and agent.net.meta["params"]["num_players"] == 2
     assert [a.simulations for a in agent.agents] == [4, 4]  # the options reach every network
     assert [a.net.meta["params"]["num_players"] for a in agent.agents] == [2, 3]
 

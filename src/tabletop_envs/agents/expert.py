@@ -3,20 +3,21 @@
 An env's experts are the files ``agents/experts/<env>.npz`` (the env's default parameters) and
 ``agents/experts/<env>.<tag>.npz`` (other parameters, e.g. ``irk_v0.3p.npz`` for 3 players),
 each a :class:`~tabletop_envs.search.network.PolicyValueNet` recording in its meta the
-parameters it was trained with. With one file ``expert`` is that file's :class:`AZAgent`; with
-several it is an :class:`ExpertAgent`, which plays each game with the network made for the
-game's parameters (the observation parameters aside, which a network reads its own way,
+parameters it was trained with. ``expert`` is an :class:`ExpertAgent`: the default file's
+:class:`AZAgent`, which plays each game with the network made for the game's parameters (the
+observation parameters aside, which a network reads its own way,
 :meth:`~tabletop_envs.search.network.PolicyValueNet.check_game`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from tabletop_envs.agents.az import AZAgent
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.core.game import GameState
-from tabletop_envs.search.network import game_meta
+from tabletop_envs.search.network import PolicyValueNet, game_meta
 
 
 def expert_file_env(name: str) -> str | None:
@@ -34,31 +35,39 @@ def file_order(name: str) -> tuple[bool, str]:
     return (name.count(".") > 1, name)
 
 
-class ExpertAgent(Agent):
-    """Plays each game with the one of its :class:`AZAgent` s whose network fits the game.
+class ExpertAgent(AZAgent):
+    """The env's default-parameter network's :class:`AZAgent`, which hands a game of other
+    parameters to the agent of the network made for them (``others``).
 
-    ``agents`` are tried in order (the default-parameter network first); the first whose
-    network accepts the game's parameters plays it, the choice kept per parameter set. A game
-    none of them fits raises ValueError naming the parameters each was made for.
+    It is an :class:`AZAgent` (its settings and ``net`` are the default-parameter file's, as
+    before other files could ship); at each new parameter set it checks its own network, then
+    each of ``others`` in order, and keeps the first that accepts the game. A game none of them
+    fits raises ValueError naming the parameters each was made for.
     """
 
-    name = "expert"
-
-    def __init__(self, env_name: str, agents: Sequence[AZAgent]) -> None:
-        if not agents:
-            raise ValueError(f"the {env_name} expert needs at least one network")
+    def __init__(
+        self, net: PolicyValueNet, *, env_name: str, others: Sequence[AZAgent] = (), **kwargs: Any
+    ) -> None:
         self.env_name = env_name
-        self.agents = list(agents)
+        self.others = list(others)
         self._chosen: dict[tuple[type, object], AZAgent] = {}
+        super().__init__(net, **kwargs)
+
+    @property
+    def agents(self) -> list[AZAgent]:
+        """Every network's agent, this one (the default parameters') first."""
+        return [self, *self.others]
 
     def reset(self, seed: int | None = None) -> None:
         """Reset every network's agent (their kept trees, their streams)."""
-        for agent in self.agents:
+        super().reset(seed)
+        for agent in self.others:
             agent.reset(seed)
 
     def act(self, game: GameState, seat: int) -> int:
         """Return the action of the agent whose network was made for this game's parameters."""
-        return self.agent_for(game).act(game, seat)
+        chosen = self.agent_for(game)
+        return super().act(game, seat) if chosen is self else chosen.act(game, seat)
 
     def agent_for(self, game: GameState) -> AZAgent:
         """Return the agent that plays ``game`` (ValueError if no packaged network fits it)."""
@@ -79,8 +88,8 @@ class ExpertAgent(Agent):
         made = " and ".join(f"({made_for(a, skip)})" for a in self.agents)
         raise ValueError(
             f"no packaged {self.env_name} expert plays this game ({made_for(game, skip)}): "
-            f"they are made for {made}. Train a network for these parameters and play it "
-            f"as az:PATH"
+            f"{'they are' if self.others else 'it is'} made for {made}. Train a network for "
+            f"these parameters and play it as az:PATH"
         )
 
 

@@ -27,10 +27,10 @@ A spec string is ``NAME`` or ``NAME:ARGS``. Built-in names:
 - ``expert`` — the network packaged for the env (``tabletop_envs/agents/experts/<env>.npz``)
   played as ``az`` is, same options: ``expert``, ``expert:simulations=200``,
   ``expert:network=off``; an env without a
-  packaged network is refused, naming the envs that have one. An env with networks for other
-  parameters too (``<env>.<tag>.npz``, e.g. ``irk_v0.3p.npz``) gets an
-  :class:`~tabletop_envs.agents.expert.ExpertAgent`, which plays each game with the network
-  made for its parameters.
+  packaged network is refused, naming the envs that have one. Networks for other parameters
+  (``<env>.<tag>.npz``, e.g. ``irk_v0.3p.npz``) play the games of theirs: the agent is an
+  :class:`~tabletop_envs.agents.expert.ExpertAgent`, the default file's ``AZAgent`` handing
+  such a game to the network made for it.
 
 Agents that need more than numpy come from packages, through the entry-point group
 ``tabletop_envs.agents`` (:data:`ENTRY_POINT_GROUP`): each entry is ``NAME = "module:factory"``
@@ -306,13 +306,14 @@ def _expert(args: str, env_name: str, seed: int | None) -> Agent:
             f"{', '.join(have) if have else 'none yet'}. Play a network file of your own with "
             f"az:PATH instead"
         )
-    agents = []
+    nets = []
     for resource in resources:
         with resource.open("rb") as file:
-            net = PolicyValueNet.load(file)
-        source = f"the {env_name} expert ({resource.name})"
-        agents.append(_az_agent(net, args, spec, env_name, seed, source=source))
-    return agents[0] if len(agents) == 1 else ExpertAgent(env_name, agents)
+            nets.append((PolicyValueNet.load(file), f"the {env_name} expert ({resource.name})"))
+    others = [_az_agent(net, args, spec, env_name, seed, source=src) for net, src in nets[1:]]
+    make = functools.partial(ExpertAgent, env_name=env_name, others=others)
+    net, source = nets[0]
+    return _az_agent(net, args, spec, env_name, seed, source=source, make=make)
 
 
 def _expert_files() -> dict[str, list[Any]]:
@@ -357,9 +358,17 @@ def _packaged_expert(env_name: str) -> Agent:
 
 
 def _az_agent(
-    net: PolicyValueNet, options: str, spec: str, env_name: str, seed: int | None, *, source: str
+    net: PolicyValueNet,
+    options: str,
+    spec: str,
+    env_name: str,
+    seed: int | None,
+    *,
+    source: str,
+    make: Callable[..., AZAgent] | None = None,
 ) -> AZAgent:
-    """Return an AZAgent playing ``net`` with the spec's options."""
+    """Return an AZAgent playing ``net`` with the spec's options (made by ``make``, AZAgent
+    by default)."""
     from tabletop_envs.agents.az import AZAgent
 
     types = {
@@ -396,7 +405,7 @@ def _az_agent(
     if "c" in kwargs:
         kwargs["c_puct"] = kwargs.pop("c")
     with _in_spec(spec):
-        agent = AZAgent(net, seed=seed, **kwargs)  # type: ignore[arg-type]
+        agent = (make or AZAgent)(net, seed=seed, **kwargs)  # type: ignore[arg-type]
     if agent.playout_weight > 0:
         _check_heuristic(env_name, agent.playout)
     if agent.guided and agent.guide is not None:

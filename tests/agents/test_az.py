@@ -16,6 +16,7 @@ import pytest
 from tabletop_envs.agents import az as az_module
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.az import AZAgent
+from tabletop_envs.agents.expert import ExpertAgent, file_order
 from tabletop_envs.evaluation import run_arena
 from tabletop_envs.games.iris.rules import IrisState
 from tabletop_envs.search.evaluator import encode, encode_batch
@@ -675,22 +676,27 @@ EXPERTS = SRC / "agents" / "experts"
 
 @pytest.mark.parametrize("env_name", ["iris_v0", "isis_osiris_v0", "irk_v0"])
 def test_every_game_ships_an_expert_within_its_limits(env_name):
-    path = EXPERTS / f"{env_name}.npz"
-    assert path.stat().st_size <= 2_000_000, path.stat().st_size  # at most 2 MB inside the wheel
     agent = make_agent("expert", env_name, seed=0)
-    assert isinstance(agent, AZAgent)
-    net = agent.net
-    game = new_game(env_name, {}, 3)
-    net.check_game(game)  # made for the env's default (2-player) parameters
-    assert net.meta["env"] == env_name and agent.simulations == net.meta["simulations"] > 0
-    # the documented training: how it was made travels with the file
-    assert net.meta["trained"]["command"].startswith("python -m tabletop_envs.training.az")
-    play_checked(game, [agent, make_agent("random", env_name, seed=1)])
-    # other parameter sets (3-4 players) are refused, naming what differs
+    assert isinstance(agent, ExpertAgent) and isinstance(agent, AZAgent)
+    files = sorted(EXPERTS.glob(f"{env_name}*.npz"), key=lambda p: file_order(p.name))
+    assert files[0].name == f"{env_name}.npz" and len(agent.agents) == len(files)
+    players = {"iris_v0": [2], "isis_osiris_v0": [2, 3], "irk_v0": [2, 3]}[env_name]
+    for path, net_agent, n in zip(files, agent.agents, players, strict=True):
+        assert path.stat().st_size <= 2_000_000, path.stat().st_size  # at most 2 MB in the wheel
+        assert path.name == (f"{env_name}.npz" if n == 2 else f"{env_name}.{n}p.npz")
+        net = net_agent.net
+        game = new_game(env_name, {"num_players": n} if env_name != "iris_v0" else {}, 3)
+        net.check_game(game)  # made for these parameters
+        assert agent.agent_for(game) is net_agent
+        assert net.meta["env"] == env_name and net_agent.simulations == net.meta["simulations"] > 0
+        # the documented training: how it was made travels with the file
+        assert net.meta["trained"]["command"].startswith("python -m tabletop_envs.training.az")
+        play_checked(game, [agent] + [make_agent("random", env_name, seed=1)] * (n - 1))
+    # other parameter sets (4 players) are refused, naming what each network was made for
     if env_name != "iris_v0":
-        three = new_game(env_name, {"num_players": 3}, 0)
-        with pytest.raises(ValueError, match=r"made for other parameters.*num_players"):
-            agent.act(three, three.current_player)
+        four = new_game(env_name, {"num_players": 4}, 0)
+        with pytest.raises(ValueError, match=r"made for \(num_players=2.*\(num_players=3"):
+            agent.act(four, four.current_player)
 
 
 # ---- layering -----------------------------------------------------------------------------------

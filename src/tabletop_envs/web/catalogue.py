@@ -69,15 +69,15 @@ def default_seats(env_name: str, params: Any) -> list[str]:
     """Return the default seats of a game of ``env_name`` with ``params`` (a dataclass): a
     person in seat 0, the env's strongest packaged agent in the others (its expert network if
     one was made for these parameters, else greedy, else random)."""
-    game = env_spec(env_name).load_game()(params, 0)
-    seats = game.num_players
+    game_class = env_spec(env_name).load_game()
+    game = game_class(params, 0)
     if expert_plays(env_name, game):
         other = "expert"
-    elif env_spec(env_name).load_game().game_name in heuristic_games("greedy"):
+    elif game_class.game_name in heuristic_games("greedy"):
         other = "greedy"
     else:
         other = "random"
-    return [HUMAN] + [other] * (seats - 1)
+    return [HUMAN] + [other] * (game.num_players - 1)
 
 
 def catalogue() -> dict[str, Any]:

@@ -5,7 +5,7 @@
     python examples/package_expert.py runs/expert_irk/best.npz --env irk_v0 --dtype float16 \\
         --simulations 32 --playout-weight 0.5 --out my_irk_expert.npz
     python examples/package_expert.py runs/irk3/best.npz --env irk_v0 --param num_players=3 \\
-        --dtype float16 --simulations 64
+        --dtype float16 --simulations 48 --playout-weight 0.75
 
 Reads a network file written by AlphaZero-style training (``model.npz`` or ``best.npz``),
 checks that it plays ``--env`` with its default parameters (or those given with ``--param
@@ -108,9 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         net = PolicyValueNet.load(args.network)
-        params = dict(args.param)
-        net.check_game(env_spec(args.env).load_game().new(seed=0, **params))
-        out = Path(args.out) if args.out else EXPERTS / _default_name(args.env, params)
+        game = env_spec(args.env).load_game().new(seed=0, **dict(args.param))
+        net.check_game(game)
+        defaults = type(game).params_class()
+        changed = {k: v for k, v in args.param if getattr(defaults, k) != getattr(game.params, k)}
+        out = Path(args.out) if args.out else EXPERTS / _default_name(args.env, changed)
         meta = dict(net.meta, env=args.env)
         for key in (
             "simulations",
@@ -156,7 +158,8 @@ def _param_option(text: str) -> tuple[str, Any]:
 
 
 def _default_name(env: str, params: dict[str, Any]) -> str:
-    """Return the packaged file name of a network for ``params`` (ValueError: name it)."""
+    """Return the packaged file name of a network for ``params`` (those that differ from the
+    defaults; ValueError: there is none, give one)."""
     if not params:
         return f"{env}.npz"
     if set(params) == {"num_players"}:

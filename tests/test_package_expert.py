@@ -124,6 +124,12 @@ def test_packaging_a_network_of_other_players_names_its_file_by_them(tmp_path, c
     with pytest.raises(SystemExit):  # no default name for other parameters
         script.main([str(tmp_path / "scored.npz"), *argv[1:], "--param", "reward=score"])
     assert "give --out for a network of parameters" in capsys.readouterr().err
+    two = PolicyValueNet.initial(IrkState.new(seed=0), hidden=(8,))
+    two.save(tmp_path / "two.npz")  # the default player count named: the default file name
+    assert (
+        script.main([str(tmp_path / "two.npz"), "--env", "irk_v0", "--param", "num_players=2"]) == 0
+    )
+    assert (tmp_path / "experts" / "irk_v0.npz").is_file()
     with pytest.raises(SystemExit):
         script.main([*argv, "--param", "players"])
     assert "a parameter is KEY=VALUE" in capsys.readouterr().err

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop_envs.agents.az import ROLLOUT_POLICIES, PolicyValueNet
-from tabletop_envs.core.config import parse_assignment
+from tabletop_envs.core.config import param_option
 from tabletop_envs.envs.registry import env_spec, registered_envs
 from tabletop_envs.search.network_file import GUIDES, ROOTS, VALUE_TARGETS
 
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         "--param",
         action="append",
         default=[],
-        type=_param_option,
+        type=param_option,
         metavar="KEY=VALUE",
         help="a game parameter the network was trained with, repeatable (num_players=3)",
     )
@@ -148,13 +148,6 @@ def main(argv: list[str] | None = None) -> int:
         )
     )
     return 0
-
-
-def _param_option(text: str) -> tuple[str, Any]:
-    try:
-        return parse_assignment(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(f"a parameter is KEY=VALUE: {err}") from None
 
 
 def _default_name(env: str, params: dict[str, Any]) -> str:

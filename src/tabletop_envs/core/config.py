@@ -118,8 +118,9 @@ def parse_assignment(text: str) -> tuple[str, Any]:
     return key.strip(), parse_value(raw)
 
 
-def _param_option(text: str) -> tuple[str, Any]:
-    """argparse type of ``--param KEY=VALUE``."""
+def param_option(text: str) -> tuple[str, Any]:
+    """argparse type of ``--param KEY=VALUE`` (:func:`parse_assignment`, its error worded for
+    the command line)."""
     try:
         return parse_assignment(text)
     except ValueError as error:
@@ -420,7 +421,7 @@ def option_kwargs(
         kwargs.update(action=argparse.BooleanOptionalAction, metavar=None)
         help_text += f" (default: {'on' if default else 'off'})"
     elif origin is dict or kind is dict:
-        kwargs.update(action="append", type=_param_option, metavar=meta.metavar or "KEY=VALUE")
+        kwargs.update(action="append", type=param_option, metavar=meta.metavar or "KEY=VALUE")
         kwargs["default"] = None
     elif origin is tuple:
         item = typing.get_args(kind)[0]

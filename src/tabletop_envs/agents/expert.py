@@ -85,21 +85,18 @@ class ExpertAgent(AZAgent):
                 continue
             return agent
         skip = type(game).observation_params
-        made = " and ".join(f"({made_for(a, skip)})" for a in self.agents)
+        made = " and ".join(f"({made_for(a.net.meta['params'], skip)})" for a in self.agents)
+        mine = made_for(game_meta(game)["params"], skip)
         raise ValueError(
-            f"no packaged {self.env_name} expert plays this game ({made_for(game, skip)}): "
+            f"no packaged {self.env_name} expert plays this game ({mine}): "
             f"{'they are' if self.others else 'it is'} made for {made}. Train a network for "
             f"these parameters and play it as az:PATH"
         )
 
 
-def made_for(player: AZAgent | GameState, skip: frozenset[str] = frozenset()) -> str:
-    """Return the rules parameters of an agent's network (or of a game) as ``key=value`` text,
-    without those in ``skip`` (the observation parameters) and the deck, which is long."""
-    if isinstance(player, AZAgent):
-        params = player.net.meta.get("params", {})
-    else:
-        params = game_meta(player)["params"]
+def made_for(params: dict[str, Any], skip: frozenset[str]) -> str:
+    """Return a network's (or a game's) JSON parameters as ``key=value`` text, without those in
+    ``skip`` (the observation parameters) and the deck, which is long."""
     shown = [f"{k}={v}" for k, v in sorted(params.items()) if k not in skip and k != "deck"]
     return ", ".join(shown)
 
@@ -115,6 +112,7 @@ def az_agent_of(agent: Agent, game: GameState) -> AZAgent | None:
 def check_plays(agent: Agent, game: GameState) -> None:
     """Raise ValueError, saying why, if ``agent`` plays over a network that cannot play
     ``game`` (made for other parameters); other agents play any game of their env."""
-    chosen = az_agent_of(agent, game)  # an ExpertAgent that no network fits raises here
-    if chosen is not None:
-        chosen.net.check_game(game)
+    if isinstance(agent, ExpertAgent):
+        agent.agent_for(game)  # checks its networks in turn
+    elif isinstance(agent, AZAgent):
+        agent.net.check_game(game)

@@ -66,9 +66,9 @@ def test_envs_lists_each_env_with_its_parameters_and_default_seats(client):
 def test_setup_counts_the_seats_of_the_parameters(client):
     answer = client.post("/api/setup", json={"env": "irk_v0", "params": {"num_players": 3}})
     assert answer.json()["seats"] == ["human", "expert", "expert"]  # a 3-player network
-    answer = client.post("/api/setup", json={"env": "isis_osiris_v0", "params": {"num_players": 4}})
-    # no packaged expert plays 4 players: the strongest agent that does is greedy
-    assert answer.json()["seats"] == ["human", "greedy", "greedy", "greedy"]
+    answer = client.post("/api/setup", json={"env": "iris_v0", "params": {"board_size": 4}})
+    # no packaged expert plays side 4: the strongest agent that does is greedy
+    assert answer.json()["seats"] == ["human", "greedy"]
     message = error(
         client.post("/api/setup", json={"env": "isis_osiris_v0", "params": {"num_players": 9}}), 400
     )
@@ -79,12 +79,11 @@ def test_setup_counts_the_seats_of_the_parameters(client):
 
 # ---- making a game ---------------------------------------------------------------------------
 def test_an_agent_whose_network_cannot_play_the_game_is_refused_at_once(client):
-    body = {"env": "isis_osiris_v0", "params": {"num_players": 4}}
-    view = new(client, **body, seats=None)  # default seats: agents that play 4 players
-    assert [s["agent"] for s in view["seats"]] == ["human", "greedy", "greedy", "greedy"]
-    seats = ["human", "greedy", "random", "expert"]
-    message = error(client.post("/api/games", json={**body, "seats": seats}), 400)
-    assert "seat 3 (expert) cannot play this game" in message and "num_players" in message
+    body = {"env": "iris_v0", "params": {"board_size": 4}}
+    view = new(client, **body, seats=None)  # default seats: agents that play side 4
+    assert [s["agent"] for s in view["seats"]] == ["human", "greedy"]
+    message = error(client.post("/api/games", json={**body, "seats": ["expert", "human"]}), 400)
+    assert "seat 0 (expert) cannot play this game" in message and "board_size" in message
 
 
 def test_a_new_game_answers_with_the_first_human_seat_and_its_token(client):

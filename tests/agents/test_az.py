@@ -680,7 +680,7 @@ def test_every_game_ships_an_expert_within_its_limits(env_name):
     assert isinstance(agent, ExpertAgent) and isinstance(agent, AZAgent)
     files = sorted(EXPERTS.glob(f"{env_name}*.npz"), key=lambda p: file_order(p.name))
     assert files[0].name == f"{env_name}.npz" and len(agent.agents) == len(files)
-    players = {"iris_v0": [2], "isis_osiris_v0": [2, 3], "irk_v0": [2, 3]}[env_name]
+    players = {"iris_v0": [2], "isis_osiris_v0": [2, 3, 4], "irk_v0": [2, 3, 4]}[env_name]
     for path, net_agent, n in zip(files, agent.agents, players, strict=True):
         assert path.stat().st_size <= 2_000_000, path.stat().st_size  # at most 2 MB in the wheel
         assert path.name == (f"{env_name}.npz" if n == 2 else f"{env_name}.{n}p.npz")
@@ -692,11 +692,22 @@ def test_every_game_ships_an_expert_within_its_limits(env_name):
         # the documented training: how it was made travels with the file
         assert net.meta["trained"]["command"].startswith("python -m tabletop_envs.training.az")
         play_checked(game, [agent] + [make_agent("random", env_name, seed=1)] * (n - 1))
-    # other parameter sets (4 players) are refused, naming what each network was made for
-    if env_name != "iris_v0":
-        four = new_game(env_name, {"num_players": 4}, 0)
-        with pytest.raises(ValueError, match=r"made for \(num_players=2.*\(num_players=3"):
-            agent.act(four, four.current_player)
+    # other parameter sets are refused, naming what each network was made for
+    other, differs = OTHER_PARAMS[env_name]
+    game = new_game(env_name, other, 0)
+    with pytest.raises(ValueError, match=f"no packaged {env_name} expert plays this game") as no:
+        agent.act(game, game.current_player)
+    made_for = str(no.value).split("made for", 1)[1]
+    assert differs in made_for
+    assert env_name == "iris_v0" or made_for.count("num_players") == len(files)  # each file
+
+
+#: Per env, parameters no packaged network plays, and what the refusal names.
+OTHER_PARAMS = {
+    "iris_v0": ({"board_size": 4}, "board_size"),
+    "isis_osiris_v0": ({"reward": "score"}, "reward"),
+    "irk_v0": ({"table_size": 9}, "table_size"),
+}
 
 
 # ---- layering -----------------------------------------------------------------------------------

@@ -66,6 +66,8 @@ def test_envs_lists_each_env_with_its_parameters_and_default_seats(client):
 def test_setup_counts_the_seats_of_the_parameters(client):
     answer = client.post("/api/setup", json={"env": "irk_v0", "params": {"num_players": 3}})
     assert answer.json()["seats"] == ["human", "expert", "expert"]  # a 3-player network
+    answer = client.post("/api/setup", json={"env": "isis_osiris_v0", "params": {"num_players": 4}})
+    assert answer.json()["seats"] == ["human", "expert", "expert", "expert"]  # and a 4-player one
     answer = client.post("/api/setup", json={"env": "iris_v0", "params": {"board_size": 4}})
     # no packaged expert plays side 4: the strongest agent that does is greedy
     assert answer.json()["seats"] == ["human", "greedy"]

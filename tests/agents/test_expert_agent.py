@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.resources
+import re
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,16 @@ def test_a_game_no_network_fits_is_refused_naming_what_each_was_made_for(tmp_pat
     ):
         agent.act(game, game.current_player)
     assert game.to_json() == before  # the refused game is untouched
+
+
+def test_three_networks_are_named_in_one_sentence(tmp_path, monkeypatch):
+    _folder(tmp_path, monkeypatch, {f"{ENV}.npz": 2, f"{ENV}.3p.npz": 3, f"{ENV}.4p.npz": 4})
+    agent: Any = make_agent("expert", ENV, seed=0)
+    game = new_game(ENV, {"reward": "score"}, 0)
+    made = ", ".join(f"(num_players={n}, reward=win_loss)" for n in (2, 3, 4))
+    made = made.replace(", (num_players=4", " and (num_players=4")
+    with pytest.raises(ValueError, match=re.escape(f"they are made for {made}. Train a network")):
+        agent.act(game, game.current_player)
 
 
 def test_reset_reaches_every_network(tmp_path, monkeypatch):

@@ -20,6 +20,17 @@ def local_ray():
     ray.shutdown()
 
 
+def test_an_agents_error_on_ray_is_the_error_the_local_arena_raises(local_ray) -> None:
+    # the expert has no network for side 3: a clear ValueError, not Ray's task traceback
+    args = ("iris_v0", ["random", "expert"], 2)
+    with pytest.raises(ValueError) as local:
+        run_arena(*args, seed=5, env_kwargs={"board_size": 3})
+    with pytest.raises(ValueError) as spread:
+        run_arena(*args, seed=5, env_kwargs={"board_size": 3}, ray_workers=2)
+    assert type(spread.value) is type(local.value) and str(spread.value) == str(local.value)
+    assert str(local.value).startswith("no packaged iris_v0 expert plays this game")
+
+
 def test_the_distributed_arena_equals_the_local_one(local_ray) -> None:
     before = ray.get_runtime_context().get_node_id()
     init_ray("ray://nowhere:1")  # already initialized: the address is not even looked at

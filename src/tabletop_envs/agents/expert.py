@@ -85,13 +85,18 @@ class ExpertAgent(AZAgent):
                 continue
             return agent
         skip = type(game).observation_params
-        made = " and ".join(f"({made_for(a.net.meta['params'], skip)})" for a in self.agents)
+        made = [f"({made_for(a.net.meta['params'], skip)})" for a in self.agents]
         mine = made_for(game_meta(game)["params"], skip)
         raise ValueError(
             f"no packaged {self.env_name} expert plays this game ({mine}): "
-            f"{'they are' if self.others else 'it is'} made for {made}. Train a network for "
-            f"these parameters and play it as az:PATH"
+            f"{'they are' if self.others else 'it is'} made for {_listed(made)}. Train a "
+            f"network for these parameters and play it as az:PATH"
         )
+
+
+def _listed(items: list[str]) -> str:
+    """Return ``a``, ``a and b``, ``a, b and c`` ..."""
+    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
 
 
 def made_for(params: dict[str, Any], skip: frozenset[str]) -> str:

@@ -50,6 +50,7 @@ def play_on_ray(
     """Play the games in ``workers`` Ray tasks (interleaved game ids); return them in order."""
     init_ray()  # joins RAY_ADDRESS or starts a local Ray, unless this process has one
     import ray
+    from ray.exceptions import RayTaskError
 
     task = ray.remote(play_games)
     chunks = [list(range(w, games, workers)) for w in range(min(workers, games))]
@@ -59,7 +60,11 @@ def play_on_ray(
         ready, _ = ray.wait(list(pending))
         for ref in ready:
             ids = pending.pop(ref)
-            by_id.update(zip(ids, ray.get(ref), strict=True))
+            try:
+                played = ray.get(ref)
+            except RayTaskError as err:  # what a game raised, as the local arena raises it
+                raise err.cause from None  # (an agent's error, not a task's traceback)
+            by_id.update(zip(ids, played, strict=True))
             if progress is not None:
                 progress(len(by_id), games)
     return [by_id[g] for g in range(games)]

@@ -47,7 +47,10 @@ def play_on_ray(
     workers: int,
     progress: Progress | None = None,
 ) -> list[PlayedGame]:
-    """Play the games in ``workers`` Ray tasks (interleaved game ids); return them in order."""
+    """Play the games in ``workers`` Ray tasks (interleaved game ids); return them in order.
+
+    What a game raises (an agent's error) is raised here as the local arena raises it.
+    """
     init_ray()  # joins RAY_ADDRESS or starts a local Ray, unless this process has one
     import ray
     from ray.exceptions import RayTaskError

@@ -71,6 +71,8 @@ def test_setup_counts_the_seats_of_the_parameters(client):
     answer = client.post("/api/setup", json={"env": "iris_v0", "params": {"board_size": 4}})
     # no packaged expert plays side 4: the strongest agent that does is greedy
     assert answer.json()["seats"] == ["human", "greedy"]
+    answer = client.post("/api/setup", json={"env": "irk_v0", "params": {"table_size": 9}})
+    assert answer.json()["seats"] == ["human", "planner"]  # Irk's strongest heuristic
     message = error(
         client.post("/api/setup", json={"env": "isis_osiris_v0", "params": {"num_players": 9}}), 400
     )

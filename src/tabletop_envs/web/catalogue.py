@@ -68,15 +68,11 @@ def seat_count(env_name: str, params: Any) -> int:
 def default_seats(env_name: str, params: Any) -> list[str]:
     """Return the default seats of a game of ``env_name`` with ``params`` (a dataclass): a
     person in seat 0, the env's strongest packaged agent in the others (its expert network if
-    one was made for these parameters, else greedy, else random)."""
+    one was made for these parameters, else its planner, else greedy, else random)."""
     game_class = env_spec(env_name).load_game()
     game = game_class(params, 0)
-    if expert_plays(env_name, game):
-        other = "expert"
-    elif game_class.game_name in heuristic_games("greedy"):
-        other = "greedy"
-    else:
-        other = "random"
+    heuristics = [k for k in ("planner", "greedy") if game_class.game_name in heuristic_games(k)]
+    other = "expert" if expert_plays(env_name, game) else (heuristics or ["random"])[0]
     return [HUMAN] + [other] * (game.num_players - 1)
 
 

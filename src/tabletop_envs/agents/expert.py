@@ -96,7 +96,9 @@ class ExpertAgent(AZAgent):
 
 def _listed(items: list[str]) -> str:
     """Return ``a``, ``a and b``, ``a, b and c`` ..."""
-    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def made_for(params: dict[str, Any], skip: frozenset[str]) -> str:

@@ -674,6 +674,14 @@ def test_expert_loads_the_packaged_network(monkeypatch, tmp_path):
 EXPERTS = SRC / "agents" / "experts"
 
 
+#: Per env, parameters no packaged network plays, and what the refusal names.
+OTHER_PARAMS = {
+    "iris_v0": ({"board_size": 4}, "board_size"),
+    "isis_osiris_v0": ({"reward": "score"}, "reward"),
+    "irk_v0": ({"table_size": 9}, "table_size"),
+}
+
+
 @pytest.mark.parametrize("env_name", ["iris_v0", "isis_osiris_v0", "irk_v0"])
 def test_every_game_ships_an_expert_within_its_limits(env_name):
     agent = make_agent("expert", env_name, seed=0)
@@ -700,14 +708,6 @@ def test_every_game_ships_an_expert_within_its_limits(env_name):
     made_for = str(no.value).split("made for", 1)[1]
     assert differs in made_for
     assert env_name == "iris_v0" or made_for.count("num_players") == len(files)  # each file
-
-
-#: Per env, parameters no packaged network plays, and what the refusal names.
-OTHER_PARAMS = {
-    "iris_v0": ({"board_size": 4}, "board_size"),
-    "isis_osiris_v0": ({"reward": "score"}, "reward"),
-    "irk_v0": ({"table_size": 9}, "table_size"),
-}
 
 
 # ---- layering -----------------------------------------------------------------------------------

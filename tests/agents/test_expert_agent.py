@@ -88,8 +88,10 @@ def test_three_networks_are_named_in_one_sentence(tmp_path, monkeypatch):
     _folder(tmp_path, monkeypatch, {f"{ENV}.npz": 2, f"{ENV}.3p.npz": 3, f"{ENV}.4p.npz": 4})
     agent: Any = make_agent("expert", ENV, seed=0)
     game = new_game(ENV, {"reward": "score"}, 0)
-    made = ", ".join(f"(num_players={n}, reward=win_loss)" for n in (2, 3, 4))
-    made = made.replace(", (num_players=4", " and (num_players=4")
+    made = (
+        "(num_players=2, reward=win_loss), (num_players=3, reward=win_loss) "
+        "and (num_players=4, reward=win_loss)"
+    )
     with pytest.raises(ValueError, match=re.escape(f"they are made for {made}. Train a network")):
         agent.act(game, game.current_player)
 

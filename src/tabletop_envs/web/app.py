@@ -33,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 
 from tabletop_envs.core.config import cut, quote, too_deep
 from tabletop_envs.replay import MAX_RECORD_BYTES, GameRecord, ReplayError
-from tabletop_envs.web.catalogue import catalogue, default_seats, game_params
+from tabletop_envs.web.catalogue import catalogue, default_seats, game_params, probe_game
 from tabletop_envs.web.config import ServeConfig
 from tabletop_envs.web.sessions import ReplaySession, Store, WebError, new_game
 
@@ -96,7 +96,7 @@ async def setup(request: Request) -> Response:
     if not isinstance(env, str):
         raise WebError(400, f"env is the name of a registered env, got {quote(env)}")
     try:
-        seats = default_seats(env, game_params(env, body.get("params", {})))
+        seats = default_seats(env, probe_game(env, game_params(env, body.get("params", {}))))
     except ValueError as err:
         raise WebError(400, str(err)) from None
     return JSONResponse({"env": env, "seats": seats})

@@ -13,6 +13,7 @@ from typing import Any
 
 from tabletop_envs.agents.registry import agent_names, expert_envs, expert_plays
 from tabletop_envs.core.config import cut, quote
+from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec, heuristic_games, move_syntax, registered_envs
 
 #: The seat kind of a person at the page (every other seat is an agent spec).
@@ -59,19 +60,17 @@ def game_params(env_name: str, params: Any) -> Any:
         raise ValueError(f"{env_name}: {cut(str(err), 300)}") from None
 
 
-def seat_count(env_name: str, params: Any) -> int:
-    """Return how many seats a game of ``env_name`` with ``params`` (a dataclass) has."""
-    game_class = env_spec(env_name).load_game()
-    return game_class(params, 0).num_players
+def probe_game(env_name: str, params: Any) -> GameState:
+    """Return a game of ``env_name`` with ``params`` (a dataclass), seed 0: what the page reads
+    a table's seats and fitting networks from before the game itself is dealt."""
+    return env_spec(env_name).load_game()(params, 0)
 
 
-def default_seats(env_name: str, params: Any) -> list[str]:
-    """Return the default seats of a game of ``env_name`` with ``params`` (a dataclass): a
-    person in seat 0, the env's strongest packaged agent in the others (its expert network if
-    one was made for these parameters, else its planner, else greedy, else random)."""
-    game_class = env_spec(env_name).load_game()
-    game = game_class(params, 0)
-    heuristics = [k for k in ("planner", "greedy") if game_class.game_name in heuristic_games(k)]
+def default_seats(env_name: str, game: GameState) -> list[str]:
+    """Return the default seats of ``game`` (a game of ``env_name``, e.g. :func:`probe_game`'s):
+    a person in seat 0, the env's strongest packaged agent in the others (its expert network if
+    one was made for the game's parameters, else its planner, else greedy, else random)."""
+    heuristics = [k for k in ("planner", "greedy") if game.game_name in heuristic_games(k)]
     other = "expert" if expert_plays(env_name, game) else (heuristics or ["random"])[0]
     return [HUMAN] + [other] * (game.num_players - 1)
 
@@ -88,7 +87,7 @@ def catalogue() -> dict[str, Any]:
                 "name": name,
                 "description": spec.description,
                 "params": param_fields(name),
-                "seats": default_seats(name, game_class.params_class()),
+                "seats": default_seats(name, game_class(game_class.params_class(), 0)),
                 "clickable": spec.targets is not None and spec.image is not None,
                 "hint": "" if syntax is None else syntax.hint,
             }
@@ -103,4 +102,4 @@ def _plain(value: Any) -> Any:
     return value
 
 
-__all__ = ["HUMAN", "catalogue", "default_seats", "game_params", "param_fields", "seat_count"]
+__all__ = ["HUMAN", "catalogue", "default_seats", "game_params", "param_fields", "probe_game"]

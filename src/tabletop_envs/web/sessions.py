@@ -29,7 +29,7 @@ from tabletop_envs.envs.aec import TabletopEnv
 from tabletop_envs.envs.registry import make
 from tabletop_envs.replay import GameRecord
 from tabletop_envs.watch import viewer as spectator_seat
-from tabletop_envs.web.catalogue import HUMAN, default_seats, game_params, seat_count
+from tabletop_envs.web.catalogue import HUMAN, default_seats, game_params, probe_game
 from tabletop_envs.web.views import position_view, record_view
 
 #: Longest agent spec accepted for a seat.
@@ -202,8 +202,11 @@ def new_game(game_id: str, env_name: Any, params: Any, seats: Any, seed: Any) ->
         raise WebError(400, f"env is the name of a registered env, got {quote(env_name)}")
     try:
         built = game_params(env_name, {} if params is None else params)
-        n = seat_count(env_name, built)
-        specs = default_seats(env_name, built) if seats is None else _seat_specs(seats, n)
+        probe = probe_game(env_name, built)
+        if seats is None:
+            specs = default_seats(env_name, probe)
+        else:
+            specs = _seat_specs(seats, probe.num_players)
         if seed is None:
             seed = secrets.randbits(63)
         if type(seed) is not int or not 0 <= seed < 2**63:
@@ -214,7 +217,7 @@ def new_game(game_id: str, env_name: Any, params: Any, seats: Any, seed: Any) ->
             for s, spec in enumerate(specs)
             if spec != HUMAN
         }
-        _check_agents(agents, specs, env.game_class(env.params, 0))
+        _check_agents(agents, specs, probe)
     # an unknown env, a parameter, a seat, an agent spec, the seed; an agent's file that cannot
     # be read, or a package it needs (what the command line reports the same way)
     except (ValueError, OSError, ImportError) as err:

@@ -78,6 +78,13 @@ class Node:
         self.order: Sequence[int] = ()
         self.first = 0
 
+    def child(self, action: int, player: int) -> Node:
+        """Return the child under ``action``, made (chosen by seat ``player``) on first use."""
+        child = self.children.get(action)
+        if child is None:
+            child = self.children[action] = Node(player)
+        return child
+
     def use_legal(self, actions: list[int]) -> bool:
         """Cache the priors of ``actions``; False if one of them has none (evaluate again)."""
         prior = self.prior

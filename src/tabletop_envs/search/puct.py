@@ -405,13 +405,8 @@ def _descend(
         steps.append(node)
         state.apply(best_action)
         if decide is not node:  # the information set's statistics
-            shared = decide.children.get(best_action)
-            if shared is None:
-                shared = decide.children[best_action] = Node(mover)
-            path.append(shared)
-        nxt = node.children.get(best_action)
-        if nxt is None:
-            nxt = node.children[best_action] = Node(mover)
+            path.append(decide.child(best_action, mover))
+        nxt = node.child(best_action, mover)
         outcome = state.public_outcome()
         seen.append(outcome)
         if outcome is not None:  # the action's node counts; its outcome's node goes on

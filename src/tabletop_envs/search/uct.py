@@ -111,8 +111,7 @@ def _select_and_expand(root: Node, state: GameState, c: float, rnd: random.Rando
         state.apply(best_action)
         if decide is not node:  # the information set's statistics; the walk goes on below node
             path.append(best_child)
-            best_child = node.children.get(best_action) or Node(mover)
-            node.children[best_action] = best_child
+            best_child = node.child(best_action, mover)
         node = best_child
         path.append(node)
         if untried:

@@ -5,6 +5,7 @@ Run from the repository root::
     python benchmarks/az_search.py                        # every env, random [128, 128] nets
     python benchmarks/az_search.py --env iris_v0 --hidden 64 64 --simulations 64 200
     python benchmarks/az_search.py --expert          # the packaged experts at their defaults
+    python benchmarks/az_search.py --expert --players 2 3 4   # each at every player count
 
 Method: a network with random weights (:meth:`PolicyValueNet.initial`, the shape of a small
 trained one: speed does not depend on the weights) for each env's default parameters. *Search*:
@@ -35,6 +36,7 @@ import numpy as np
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.az import AZAgent, PolicyValueNet, run_puct
 from tabletop_envs.agents.expert import az_agent_of
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import make, registered_envs
 
@@ -86,9 +88,14 @@ def bench_env(
         )
 
 
-def bench_expert(env_name: str, games: int, clock: Callable[[], float]) -> None:
-    """Print the time per move of ``env_name``'s packaged expert, playing against greedy."""
+def bench_expert(
+    env_name: str, games: int, clock: Callable[[], float], players: int | None = None
+) -> None:
+    """Print the time per move of ``env_name``'s packaged expert, playing against greedy
+    (``players`` seats: the env's default when None, the expert in one of them)."""
     env = make(env_name)
+    if players is not None and players != len(env.possible_agents):
+        env = make(env_name, num_players=players)
     expert = az_agent_of(make_agent("expert", env_name, seed=0), env.game_class(env.params, 0))
     assert expert is not None
     greedy = make_agent("greedy", env_name, seed=0)
@@ -106,8 +113,9 @@ def bench_expert(env_name: str, games: int, clock: Callable[[], float]) -> None:
                 action = greedy.act(g, seat)
             g.apply(action)
     ms = np.array(times) * 1000
+    n = len(env.possible_agents)
     print(
-        f"{env_name}: expert (simulations={expert.simulations}, playout_weight="
+        f"{env_name} ({n} players): expert (simulations={expert.simulations}, playout_weight="
         f"{expert.playout_weight:g}): {ms.mean():.1f} ms/move mean, {np.median(ms):.1f} median, "
         f"{np.percentile(ms, 99):.1f} 99th percentile, {ms.max():.1f} max over {len(ms)} moves "
         f"({games} games against greedy)"
@@ -123,11 +131,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--expert", action="store_true", help="time the packaged experts")
     parser.add_argument("--games", type=int, default=20, help="--expert: games per env")
+    parser.add_argument(
+        "--players",
+        type=int,
+        nargs="+",
+        help="--expert: time the expert at these player counts (default: the env's default); "
+        "an env that has no such game is skipped with a line saying so",
+    )
     args = parser.parse_args(argv)
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     for env_name in args.env or registered_envs():
         if args.expert:
-            bench_expert(env_name, args.games, clock)
+            for players in args.players or [None]:
+                try:
+                    bench_expert(env_name, args.games, clock, players)
+                except InvalidParameterError as err:
+                    print(f"{env_name}: no {players}-player game, skipped ({err})")
         else:
             bench_env(env_name, args.hidden, args.simulations, clock)
     return 0

@@ -104,8 +104,25 @@ def test_az_search_times_the_packaged_experts(
     az_search = load("az_search", monkeypatch)
     assert az_search.main(["--expert", "--games", "1", "--env", "iris_v0"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("iris_v0: expert (simulations=") and "ms/move mean" in text
+    assert text.startswith("iris_v0 (2 players): expert (simulations=") and "ms/move mean" in text
     assert "(1 games against greedy)" in text
+
+
+def test_az_search_times_the_experts_at_each_player_count_asked(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    az_search = load("az_search", monkeypatch)
+    argv = ["--expert", "--games", "1", "--env", "iris_v0", "--env", "isis_osiris_v0"]
+    assert az_search.main([*argv, "--players", "2", "4"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "iris_v0 (2 players)",
+        "iris_v0",
+        "isis_osiris_v0 (2 players)",
+        "isis_osiris_v0 (4 players)",
+    ]
+    assert lines[1].startswith("iris_v0: no 4-player game, skipped (")
+    assert all("ms/move mean" in line for line in lines if "players)" in line)
 
 
 def test_value_check_scores_values_against_the_games_own_outcomes(

@@ -87,7 +87,7 @@ def catalogue() -> dict[str, Any]:
                 "name": name,
                 "description": spec.description,
                 "params": param_fields(name),
-                "seats": default_seats(name, game_class(game_class.params_class(), 0)),
+                "seats": default_seats(name, probe_game(name, game_class.params_class())),
                 "clickable": spec.targets is not None and spec.image is not None,
                 "hint": "" if syntax is None else syntax.hint,
             }

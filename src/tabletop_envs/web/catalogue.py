@@ -70,8 +70,11 @@ def default_seats(env_name: str, game: GameState) -> list[str]:
     """Return the default seats of ``game`` (a game of ``env_name``, e.g. :func:`probe_game`'s):
     a person in seat 0, the env's strongest packaged agent in the others (its expert network if
     one was made for the game's parameters, else its planner, else greedy, else random)."""
-    heuristics = [k for k in ("planner", "greedy") if game.game_name in heuristic_games(k)]
-    other = "expert" if expert_plays(env_name, game) else (heuristics or ["random"])[0]
+    if expert_plays(env_name, game):
+        other = "expert"
+    else:
+        kinds = ("planner", "greedy")
+        other = next((k for k in kinds if game.game_name in heuristic_games(k)), "random")
     return [HUMAN] + [other] * (game.num_players - 1)
 
 

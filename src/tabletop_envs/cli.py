@@ -217,6 +217,7 @@ def play(
     stdout: TextIO,
 ) -> int:
     """Run a terminal game through the PettingZoo env; return 0 (finished or quit)."""
+    from tabletop_envs.agents.expert import check_agents
     from tabletop_envs.agents.human import HumanAgent, QuitGame, announce_move, move_hint
     from tabletop_envs.agents.registry import make_agent
     from tabletop_envs.envs.registry import make
@@ -234,6 +235,7 @@ def play(
 
     env.reset(seed=seed)
     game = _game_of(env)
+    check_agents(((f"--agent {agent!r}", a) for a in others.values()), game)  # before any move
     say(f"{env_name}: you are player_{seat}; the other seats are {agent!r}.")
     hint = move_hint(game.game_name)
     say((hint + " " if hint else "") + "Type 'legal' to list moves, 'quit' to stop.")

@@ -28,7 +28,9 @@ def test_an_agents_error_on_ray_is_the_error_the_local_arena_raises(local_ray) -
     with pytest.raises(ValueError) as spread:
         run_arena(*args, seed=5, env_kwargs={"board_size": 3}, ray_workers=2)
     assert type(spread.value) is type(local.value) and str(spread.value) == str(local.value)
-    assert str(local.value).startswith("no packaged iris_v0 expert plays this game")
+    assert str(local.value).startswith(
+        "agent 'expert' cannot play this game: no packaged iris_v0 expert plays this game"
+    )
 
 
 def test_the_distributed_arena_equals_the_local_one(local_ray) -> None:

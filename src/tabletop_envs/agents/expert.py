@@ -11,7 +11,7 @@ observation parameters aside, which a network reads its own way,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from tabletop_envs.agents.az import AZAgent
@@ -123,3 +123,13 @@ def check_plays(agent: Agent, game: GameState) -> None:
         agent.agent_for(game)  # checks its networks in turn
     elif isinstance(agent, AZAgent):
         agent.net.check_game(game)
+
+
+def check_agents(named: Iterable[tuple[str, Agent]], game: GameState) -> None:
+    """Raise ValueError, naming the agent (``"seat 1 (az:net.npz)"``, say), for the first of
+    ``named`` whose network cannot play ``game``: before a game starts, not at its first move."""
+    for name, agent in named:
+        try:
+            check_plays(agent, game)
+        except ValueError as err:
+            raise ValueError(f"{name} cannot play this game: {err}") from None

@@ -22,6 +22,7 @@ import gymnasium
 import numpy as np
 
 from tabletop_envs.agents.base import Agent, RandomAgent
+from tabletop_envs.agents.expert import check_agents
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import quote
 from tabletop_envs.core.errors import InvalidParameterError, ResetNeededError
@@ -219,6 +220,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
             opponent = OpponentPool([self._agent(a) for a in opponent])
         elif not isinstance(opponent, OpponentPool):
             raise InvalidParameterError(_OPPONENT_HELP + f", got {quote(opponent)}")
+        self._check_plays(opponent.agents)
         self.pool = opponent
 
     def _agent(self, agent: object) -> Agent:
@@ -234,7 +236,17 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
 
     def add_opponent(self, agent: Agent, weight: float = 1.0) -> None:
         """Add an agent to the opponent pool (e.g. a snapshot of the learner, for self-play)."""
+        self._check_plays([agent])
         self.pool.add(agent, weight)
+
+    def _check_plays(self, agents: Sequence[Agent]) -> None:
+        """Refuse an opponent whose network was made for other parameters (an ``az:`` file of 2
+        players in a 3-player env) now, not at its first move inside a training run."""
+        probe = self.aec.game_class(self.aec.params, 0)
+        try:
+            check_agents(((f"opponent {getattr(a, 'spec', a.name)!r}", a) for a in agents), probe)
+        except ValueError as err:
+            raise InvalidParameterError(str(err)) from None
 
     def set_max_pool(self, max_size: int | None) -> None:
         """Cap the opponent pool (the first agent is always kept; the oldest others go)."""

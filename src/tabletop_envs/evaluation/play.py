@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.expert import check_agents
 from tabletop_envs.agents.registry import agent_names as registered_agents
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import Config, setting
@@ -183,6 +184,7 @@ def play_seated(
         agent.reset(agent_seeds[s])
         players.append(agent)
     game = game_class(params, deal)
+    check_agents(((f"seat {s} ({seat_specs[s]})", a) for s, a in enumerate(players)), game)
     play_game(game, players, seat_specs, label)
     return game
 
@@ -213,12 +215,13 @@ class _Seating:
         for seat, idx in enumerate(lineup):
             copy = copies.get(idx, 0)
             copies[idx] = copy + 1
-            agent = self._agent(idx, copy)
+            agent = self.agent(idx, copy)
             agent.reset(seeds[seat])
             seat_agents.append(agent)
         return seat_agents
 
-    def _agent(self, idx: int, copy: int) -> Agent:
+    def agent(self, idx: int, copy: int) -> Agent:
+        """Return agent ``idx``'s instance for its ``copy``-th seat in a game (built once)."""
         a = self.agents[idx]
         if not isinstance(a, str):
             return a
@@ -243,6 +246,11 @@ def play_games(
     names = agent_names(agents)
     cycle = lineups(len(agents), n)
     seating = _Seating(agents, env_name)
+    if game_ids:  # an agent whose network cannot play these games is named before the first
+        probe = game_class(params, game_seeds(seed, game_ids[0], n)[0])
+        check_agents(
+            ((f"agent {names[i]!r}", seating.agent(i, 0)) for i in range(len(agents))), probe
+        )
     played = []
     for done, g in enumerate(game_ids, 1):
         deal_seed, agent_seeds = game_seeds(seed, g, n)

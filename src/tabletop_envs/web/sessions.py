@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from tabletop_envs.agents.base import Agent
-from tabletop_envs.agents.expert import check_plays
+from tabletop_envs.agents.expert import check_agents
 from tabletop_envs.agents.human import announce_move, parse_move
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import quote
@@ -217,7 +217,9 @@ def new_game(game_id: str, env_name: Any, params: Any, seats: Any, seed: Any) ->
             for s, spec in enumerate(specs)
             if spec != HUMAN
         }
-        _check_agents(agents, specs, probe)
+        # a network made for other parameters (an ``az:`` file, or the expert of 2 players at a
+        # 3-player table) is refused, naming its seat, before the game starts
+        check_agents(((f"seat {s} ({specs[s]})", a) for s, a in agents.items()), probe)
     # an unknown env, a parameter, a seat, an agent spec, the seed; an agent's file that cannot
     # be read, or a package it needs (what the command line reports the same way)
     except (ValueError, OSError, ImportError) as err:
@@ -225,16 +227,6 @@ def new_game(game_id: str, env_name: Any, params: Any, seats: Any, seed: Any) ->
     env.reset(seed=seed)
     tokens = {s: secrets.token_urlsafe(16) for s, spec in enumerate(specs) if spec == HUMAN}
     return GameSession(game_id, env_name, env, specs, agents, tokens)
-
-
-def _check_agents(agents: dict[int, Agent], specs: list[str], game: GameState) -> None:
-    """Refuse, naming the seat, an agent whose network was made for other parameters (an
-    ``az:`` file or the ``expert`` of 2 players at a 3-player table) before the game starts."""
-    for seat, agent in agents.items():
-        try:
-            check_plays(agent, game)
-        except ValueError as err:
-            raise ValueError(f"seat {seat} ({specs[seat]}) cannot play this game: {err}") from None
 
 
 def _seat_specs(seats: Any, n: int) -> list[str]:

@@ -16,9 +16,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import InitVar, dataclass
 from typing import Any, ClassVar
 
+from tabletop_envs.agents.expert import check_agents
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import Config, check_field, cut, quote, setting
 from tabletop_envs.core.errors import InvalidParameterError
+from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
 from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED, MAX_CONSIDERED
 from tabletop_envs.search.network import ROLLOUT_POLICIES
@@ -395,10 +397,8 @@ class AZConfig(Config):
                 f"{self.env} has no such game parameter ({cut(str(err), 200)}); its parameters are "
                 f"{', '.join(names)}"
             ) from None
-        if (
-            self.arch == "conv"
-            and game_class(game_class.params_class(**self.env_kwargs), 0).board_planes() is None
-        ):
+        probe = game_class(game_class.params_class(**self.env_kwargs), 0)
+        if self.arch == "conv" and probe.board_planes() is None:
             raise InvalidParameterError(
                 f"arch 'conv' reads the game's board planes; {self.env} declares none: use arch "
                 "'mlp'"
@@ -430,12 +430,13 @@ class AZConfig(Config):
         agents += [(name, getattr(self, name)) for name in ("opponent", "warm_start")]
         for name, spec in agents:
             if spec is not None:
-                _check_agent(name, spec, self.env)
+                _check_agent(name, spec, self.env, probe)
 
 
-def _check_agent(field: str, spec: str, env: str) -> None:
-    """Raise InvalidParameterError, naming ``field``, unless ``spec`` makes an agent of ``env``."""
+def _check_agent(field: str, spec: str, env: str, game: GameState) -> None:
+    """Raise InvalidParameterError, naming ``field``, unless ``spec`` makes an agent of ``env``
+    that plays ``game``'s parameters (a network made for 2 players cannot play 3)."""
     try:
-        make_agent(spec, env)
+        check_agents([(repr(spec), make_agent(spec, env))], game)
     except ValueError as err:
         raise InvalidParameterError(f"{field}: {err}") from None

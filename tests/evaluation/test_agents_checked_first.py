@@ -1,0 +1,79 @@
+"""An agent whose network cannot play the game is refused, named, before the game's first move.
+
+The packaged Iris expert was trained on side 5; at side 4 it has no network. Each entry point
+that seats agents says so before anything is played: the terminal game (before a board is
+printed and the human types moves that would be lost), the arena, ``watch``, a training
+opponent of the single-agent env and the AlphaZero run's opponents (before its warm start).
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from tabletop_envs import cli
+from tabletop_envs.agents.single_agent import SingleAgentEnv
+from tabletop_envs.core.errors import InvalidParameterError
+from tabletop_envs.evaluation import play as play_module
+from tabletop_envs.evaluation.arena import run_arena
+from tabletop_envs.training import az
+from tabletop_envs.watch import watch
+
+SIDE_4 = {"board_size": 4}  # the packaged Iris expert plays side 5 only
+WHY = r"cannot play this game: .*board_size"
+
+
+@pytest.fixture
+def no_game_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if any game is played: the refusal must come first."""
+
+    def played(*args: object, **kwargs: object) -> int:
+        raise AssertionError("a game was played before the agents were checked")
+
+    monkeypatch.setattr(play_module, "play_game", played)
+
+
+def test_the_terminal_game_refuses_before_printing_a_board() -> None:
+    out = io.StringIO()
+    with pytest.raises(ValueError, match=rf"--agent 'expert' {WHY}"):
+        cli.play("iris_v0", SIDE_4, agent="expert", seat=0, seed=0, stdin=io.StringIO(), stdout=out)
+    assert out.getvalue() == ""
+    # the command line reports it as a usage error
+    code = cli.main(["play", "--env", "iris_v0", "--param", "board_size=4", "--agent", "expert"])
+    assert code == 2
+
+
+@pytest.mark.usefixtures("no_game_played")
+def test_the_arena_names_the_agent_before_its_first_game() -> None:
+    with pytest.raises(ValueError, match=rf"agent 'expert' {WHY}"):
+        run_arena("iris_v0", ["greedy", "expert"], games=2, env_kwargs=SIDE_4)
+
+
+@pytest.mark.usefixtures("no_game_played")
+def test_watch_names_the_seat_before_the_game() -> None:
+    with pytest.raises(ValueError, match=rf"seat 1 \(expert\) {WHY}"):
+        watch("iris_v0", ["greedy", "expert"], env_kwargs=SIDE_4)
+
+
+def test_a_training_opponent_is_refused_when_it_is_set() -> None:
+    with pytest.raises(InvalidParameterError, match=rf"opponent 'expert' {WHY}"):
+        SingleAgentEnv("iris_v0", opponent=["random", "expert"], env_kwargs=SIDE_4)
+    env = SingleAgentEnv("iris_v0", opponent="random", env_kwargs=SIDE_4)
+    expert_side_5 = SingleAgentEnv("iris_v0", opponent="expert").pool.agents[0]
+    with pytest.raises(InvalidParameterError, match=WHY):
+        env.add_opponent(expert_side_5)
+    assert len(env.pool) == 1  # the pool is as it was
+    env.add_opponent(SingleAgentEnv("iris_v0", opponent="greedy", env_kwargs=SIDE_4).pool.agents[0])
+    assert len(env.pool) == 2
+
+
+@pytest.mark.parametrize("field", ["opponent", "warm_start", "eval_opponents"])
+def test_an_alphazero_run_refuses_its_agents_before_the_warm_start(
+    field: str, tmp_path: Path
+) -> None:
+    value: object = ["expert"] if field == "eval_opponents" else "expert"
+    with pytest.raises(InvalidParameterError, match=rf"{field}: 'expert' {WHY}"):
+        az.AZConfig(env="iris_v0", env_kwargs=SIDE_4, out=str(tmp_path), **{field: value})
+    az.AZConfig(env="iris_v0", out=str(tmp_path), **{field: value})  # side 5: it plays

@@ -134,3 +134,39 @@ def test_an_irk_model_of_other_observation_parameters_takes_them_as_options(tmp_
             make_agent(f"sb3:{path},{bad}", "irk_v0")
     with pytest.raises(ValueError, match=r"threads=N torch threads, default 1\)"):
         make_agent(f"sb3:{path},group_planes=true", "iris_v0")  # Iris has no such parameter
+
+
+def test_action_scores_are_the_policys_log_probabilities_over_the_legal_actions(model_path):
+    from tabletop_envs.training.az.warm_start import expert_games
+
+    agent = make_agent(f"sb3:{model_path}", ENV)
+    model = MaskablePPO.load(model_path, device="cpu")
+    for steps in (0, 3, 6):
+        game = advance(new_game(ENV, PARAMS, seed=steps), steps, seed=steps)
+        seat = game.current_player
+        actions, scores = agent.action_scores(game, seat)
+        mask = game.legal_mask().astype(bool)
+        assert actions == [int(a) for a in np.flatnonzero(mask)]
+        obs = torch.as_tensor(game.observation(seat).astype(np.float32).reshape(1, -1))
+        dist = model.policy.get_distribution(obs, action_masks=mask)
+        expected = dist.distribution.probs.detach().numpy().reshape(-1)[mask]
+        np.testing.assert_allclose(np.exp(scores), expected, rtol=1e-5, atol=1e-7)
+        assert actions[int(np.argmax(scores))] == agent.act(game, seat)
+    # a warm start at temperature 1 learns the policy's whole distribution
+    batch = expert_games(agent, type(game), game.params, 1, np.random.default_rng(0), 0.0, 1.0)
+    first = new_game(ENV, PARAMS, seed=0)
+    probs = np.zeros(first.legal_mask().shape)
+    actions, scores = agent.action_scores(first, first.current_player)
+    probs[actions] = np.exp(scores)
+    np.testing.assert_allclose(batch.pi[0], probs, rtol=1e-5, atol=1e-7)
+
+
+def test_a_model_with_only_predict_rates_nothing():
+    class PredictOnly:
+        def predict(self, obs, action_masks, deterministic):
+            return int(np.flatnonzero(action_masks)[0]), None
+
+    game = new_game(ENV, PARAMS, seed=0)
+    agent = PolicyAgent(PredictOnly())
+    assert agent.action_scores(game, game.current_player) is None
+    assert agent.act(game, game.current_player) == int(np.flatnonzero(game.legal_mask())[0])

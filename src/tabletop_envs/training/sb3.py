@@ -125,8 +125,8 @@ class PolicyAgent(Agent):
             state["model"] = pickle.loads(state["model"])  # our own bytes, from __getstate__
         self.__dict__.update(state)
 
-    def act(self, game: GameState, seat: int) -> int:
-        """Return the model's action for ``seat`` (always legal: the mask is applied)."""
+    def _inputs(self, game: GameState, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return the seat's observation as the model reads it, and the legal mask (bool)."""
         view = game.with_observation(**self.observation) if self.observation else game
         obs = view.observation(seat).astype(np.float32)
         space = getattr(self.model, "observation_space", None)
@@ -134,12 +134,38 @@ class PolicyAgent(Agent):
             if int(np.prod(space.shape)) != obs.size:
                 raise ValueError(observation_mismatch(self.name, space.shape, view, "sb3"))
             obs = obs.reshape(space.shape)  # e.g. a model trained on flattened observations
-        mask = game.legal_mask().astype(bool)
+        return obs, game.legal_mask().astype(bool)
+
+    def act(self, game: GameState, seat: int) -> int:
+        """Return the model's action for ``seat`` (always legal: the mask is applied)."""
+        obs, mask = self._inputs(game, seat)
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
         action = int(np.asarray(action).reshape(-1)[0])
         if not mask[action]:  # cannot happen with a maskable policy; never play illegal moves
             raise RuntimeError(f"{self.name} chose illegal action {action}; is it maskable?")
         return action
+
+    def action_scores(self, game: GameState, seat: int) -> tuple[list[int], list[float]] | None:
+        """Return the legal actions and the policy's log-probability of each, or None.
+
+        The scores of a maskable SB3 policy (one with ``obs_to_tensor`` and
+        ``get_distribution``): their softmax is the distribution ``sample`` draws from, so an
+        imitation or warm start with ``temperature`` 1 learns that distribution, not only its
+        most likely move. None for a model with only ``predict``.
+        """
+        policy = getattr(self.model, "policy", self.model)
+        if not (hasattr(policy, "obs_to_tensor") and hasattr(policy, "get_distribution")):
+            return None
+        import torch
+
+        obs, mask = self._inputs(game, seat)
+        with torch.no_grad():
+            tensor, _ = policy.obs_to_tensor(obs)
+            dist = policy.get_distribution(tensor, action_masks=mask)
+            log_probs = torch.log_softmax(dist.distribution.logits, dim=-1)
+        legal = np.flatnonzero(mask)
+        scores = log_probs.reshape(-1).cpu().numpy().astype(np.float64)[legal]
+        return [int(a) for a in legal], [float(v) for v in scores]
 
 
 def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:

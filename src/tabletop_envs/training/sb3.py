@@ -4,8 +4,9 @@ The single-agent view learners train on (:class:`SingleAgentEnv`, :class:`Oppone
 in :mod:`tabletop_envs.agents.single_agent`; its names stay importable from here.
 
 This module imports neither torch nor stable-baselines3 at import time: :class:`PolicyAgent`
-only calls the ``predict`` method of whatever model or policy it is given (loading a saved model
-and :func:`pin_torch_threads` import them when called).
+plays with the ``predict`` method of whatever model or policy it is given, and rates actions
+through the policy's distribution (loading a saved model, :meth:`PolicyAgent.action_scores` and
+:func:`pin_torch_threads` import them when called).
 """
 
 from __future__ import annotations

@@ -77,3 +77,57 @@ def test_an_alphazero_run_refuses_its_agents_before_the_warm_start(
     with pytest.raises(InvalidParameterError, match=rf"{field}: 'expert' {WHY}"):
         az.AZConfig(env="iris_v0", env_kwargs=SIDE_4, out=str(tmp_path), **{field: value})
     az.AZConfig(env="iris_v0", out=str(tmp_path), **{field: value})  # side 5: it plays
+
+
+@pytest.mark.parametrize("field", ["opponent", "eval_opponent", "imitate", "final_eval_opponents"])
+def test_a_ppo_run_refuses_its_agents_before_training(field: str, tmp_path: Path) -> None:
+    # Before, an agent of --final-eval-opponents was first made after the whole training
+    from tabletop_envs.training.ppo.config import TrainConfig
+
+    value: object = ["expert"] if field == "final_eval_opponents" else "expert"
+    with pytest.raises(InvalidParameterError, match=rf"{field}: 'expert' {WHY}"):
+        TrainConfig(env="iris_v0", env_kwargs=SIDE_4, out=str(tmp_path), **{field: value})
+    TrainConfig(env="iris_v0", out=str(tmp_path), **{field: value})  # side 5: it plays
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("opponent", "greedy+sb3:nowhere/model.zip"),
+        ("eval_opponent", "nowhere/model.zip"),  # a bare .zip is a saved SB3 model too
+        ("imitate", "sb3:nowhere/model.zip"),
+        ("final_eval_opponents", ["greedy", "az:nowhere/net.npz"]),
+    ],
+)
+def test_a_ppo_run_refuses_a_missing_model_file_naming_field_and_path(
+    field: str, value: object, tmp_path: Path
+) -> None:
+    from tabletop_envs.training.ppo.config import TrainConfig
+
+    with pytest.raises(InvalidParameterError, match=rf"{field}: .*nowhere/(model\.zip|net\.npz)"):
+        TrainConfig(env="iris_v0", out=str(tmp_path / "run"), **{field: value})
+
+
+@pytest.mark.parametrize("field", ["opponent", "warm_start", "eval_opponents"])
+def test_an_alphazero_run_refuses_a_missing_model_file(field: str, tmp_path: Path) -> None:
+    value: object = ["sb3:nowhere.zip"] if field == "eval_opponents" else "sb3:nowhere.zip"
+    with pytest.raises(InvalidParameterError, match=rf"{field}: .*'nowhere.zip'"):
+        az.AZConfig(env="iris_v0", out=str(tmp_path), **{field: value})
+
+
+@pytest.mark.parametrize("algo", [[], ["--algo", "az"]])
+def test_train_reports_a_missing_model_file_in_one_line_and_trains_nothing(
+    algo: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flag = ["--final-eval-opponents"] if not algo else ["--eval-opponents"]
+    out = tmp_path / "run"
+    argv = ["train", *algo, "--env", "iris_v0", *flag, "sb3:nowhere.zip", "--out", str(out)]
+    try:
+        code = cli.main(argv)
+    except SystemExit as exit:  # the az command line reports its settings through argparse
+        code = exit.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "error:" in err and "'nowhere.zip'" in err
+    assert not out.exists()

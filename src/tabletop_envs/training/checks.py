@@ -1,15 +1,23 @@
-"""Checks shared by the training configs: ``setting(check=...)`` functions.
+"""Checks shared by the training configs.
 
-Each returns None for a valid value, else the problem as text ("must be ..."), which
-:mod:`tabletop_envs.core.config` turns into an InvalidParameterError naming the field.
+The ``setting(check=...)`` functions return None for a valid value, else the problem as text
+("must be ..."), which :mod:`tabletop_envs.core.config` turns into an InvalidParameterError
+naming the field. :func:`probe_game` and :func:`check_agent_specs` are checks across fields
+(a config's ``check``): the game its parameters make, and the agents it names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from tabletop_envs.envs.registry import registered_envs
+from tabletop_envs.agents.expert import check_agents
+from tabletop_envs.agents.registry import make_agent
+from tabletop_envs.core.config import cut, one_line
+from tabletop_envs.core.errors import InvalidParameterError
+from tabletop_envs.core.game import GameState
+from tabletop_envs.envs.registry import env_spec, registered_envs
 
 
 def registered_env(name: str) -> str | None:
@@ -36,3 +44,41 @@ def positive(value: float) -> str | None:
 def not_blank(value: str) -> str | None:
     """Problem text for an empty name."""
     return None if value.strip() else "must not be empty"
+
+
+def probe_game(env: str, env_kwargs: Mapping[str, Any]) -> GameState:
+    """Return a new game of ``env`` with the parameters ``env_kwargs`` (seed 0).
+
+    InvalidParameterError for an unknown env or a parameter it does not have (naming those it
+    has) or refuses.
+    """
+    try:
+        game_class = env_spec(env).load_game()
+    except ValueError as err:
+        raise InvalidParameterError(str(err)) from None
+    try:
+        params = game_class.params_class(**env_kwargs)
+    except TypeError as err:
+        names = [f.name for f in dataclasses.fields(game_class.params_class)]
+        raise InvalidParameterError(
+            f"{env} has no such game parameter ({cut(str(err), 200)}); its parameters are "
+            f"{', '.join(names)}"
+        ) from None
+    return game_class(params, 0)
+
+
+def check_agent_specs(env: str, game: GameState, named: Iterable[tuple[str, str | None]]) -> None:
+    """Raise InvalidParameterError, naming the field, unless each ``(field, spec)`` of ``named``
+    (None: not set) makes an agent of ``env`` that can play ``game``'s parameters.
+
+    So a run refuses, before it starts, what would otherwise stop it when it first needs the
+    agent (a final evaluation's only after the training): an unknown spec, a model or network
+    file that is missing (OSError) or unreadable, a network made for other parameters.
+    """
+    for field, spec in named:
+        if spec is None:
+            continue
+        try:
+            check_agents([(repr(spec), make_agent(spec, env))], game)
+        except (ValueError, OSError) as err:
+            raise InvalidParameterError(f"{field}: {one_line(err)}") from None

@@ -62,12 +62,13 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
 def run_command(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     """Run :func:`main` for a terminal: a user's mistake is one line, exit status 2.
 
-    A ValueError (a setting outside its valid values, an unknown env or agent spec) prints
-    ``PROG: error: MESSAGE`` on stderr instead of a traceback; :func:`main` itself raises it.
+    A ValueError (a setting outside its valid values, an unknown env or agent spec) or an
+    OSError (a file that cannot be read or written: the output folder, say) prints ``PROG:
+    error: MESSAGE`` on stderr instead of a traceback; :func:`main` itself raises it.
     """
     try:
         return main(argv, prog=prog)
-    except ValueError as err:
+    except (ValueError, OSError) as err:
         print(f"{prog or 'train.py'}: error: {one_line(err)}", file=sys.stderr)
         return 2
 

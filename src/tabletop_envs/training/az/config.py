@@ -8,7 +8,6 @@ valid), the command line (:mod:`tabletop_envs.training.az.cli`) and ``--help``.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import typing
 import warnings
@@ -16,17 +15,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import InitVar, dataclass
 from typing import Any, ClassVar
 
-from tabletop_envs.agents.expert import check_agents
-from tabletop_envs.agents.registry import make_agent
-from tabletop_envs.core.config import Config, check_field, cut, quote, setting
+from tabletop_envs.core.config import Config, check_field, quote, setting
 from tabletop_envs.core.errors import InvalidParameterError
-from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
 from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED, MAX_CONSIDERED
 from tabletop_envs.search.network import ROLLOUT_POLICIES
 from tabletop_envs.search.network_file import ROOTS
 from tabletop_envs.search.network_layout import ARCHS, DEFAULT_CONV
 from tabletop_envs.search.values import VALUE_TARGETS
+from tabletop_envs.training.checks import check_agent_specs, probe_game
 
 #: Weights of ``model.npz``: float16 halves the file.
 MODEL_DTYPES = ("float32", "float16")
@@ -385,25 +382,13 @@ class AZConfig(Config):
 
     def check(self) -> None:
         """Checks across fields and against the registries (envs, their parameters, agents)."""
-        try:
-            game_class = env_spec(self.env).load_game()
-        except ValueError as err:
-            raise InvalidParameterError(str(err)) from None
-        try:
-            game_class.params_class(**self.env_kwargs)
-        except TypeError as err:
-            names = [f.name for f in dataclasses.fields(game_class.params_class)]
-            raise InvalidParameterError(
-                f"{self.env} has no such game parameter ({cut(str(err), 200)}); its parameters are "
-                f"{', '.join(names)}"
-            ) from None
-        probe = game_class(game_class.params_class(**self.env_kwargs), 0)
+        probe = probe_game(self.env, self.env_kwargs)
         if self.arch == "conv" and probe.board_planes() is None:
             raise InvalidParameterError(
                 f"arch 'conv' reads the game's board planes; {self.env} declares none: use arch "
                 "'mlp'"
             )
-        if self.value_target == "score" and score_key(game_class.game_name) is None:
+        if self.value_target == "score" and score_key(probe.game_name) is None:
             with_scores = [n for n in registered_envs() if env_spec(n).score_key is not None]
             raise InvalidParameterError(
                 f"value_target 'score' needs a game with final scores ({', '.join(with_scores)}); "
@@ -428,15 +413,4 @@ class AZConfig(Config):
             )
         agents = [("eval_opponents", spec) for spec in self.eval_opponents]
         agents += [(name, getattr(self, name)) for name in ("opponent", "warm_start")]
-        for name, spec in agents:
-            if spec is not None:
-                _check_agent(name, spec, self.env, probe)
-
-
-def _check_agent(field: str, spec: str, env: str, game: GameState) -> None:
-    """Raise InvalidParameterError, naming ``field``, unless ``spec`` makes an agent of ``env``
-    that plays ``game``'s parameters (a network made for 2 players cannot play 3)."""
-    try:
-        check_agents([(repr(spec), make_agent(spec, env))], game)
-    except ValueError as err:
-        raise InvalidParameterError(f"{field}: {err}") from None
+        check_agent_specs(self.env, probe, agents)

@@ -15,7 +15,14 @@ from tabletop_envs.agents.single_agent import REWARD_MODES, SEAT_MODES
 from tabletop_envs.core.config import Config, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec
-from tabletop_envs.training.checks import at_least, not_blank, positive, registered_env
+from tabletop_envs.training.checks import (
+    at_least,
+    check_agent_specs,
+    not_blank,
+    positive,
+    probe_game,
+    registered_env,
+)
 
 #: Policy networks of ``--policy``: an MLP over the flat observation, a CNN over the board
 #: planes, or the layout-aware ``cells`` policy (per-cell action head).
@@ -171,7 +178,9 @@ class TrainConfig(Config):
     verbose: int = setting(0, low=0, high=2, help="SB3 verbosity")
 
     def check(self) -> None:
-        """Checks across fields: imitation-only runs, the footprint head's needs."""
+        """Checks across fields: imitation-only runs, the footprint head's needs, and every agent
+        the run will meet, made once now (an unknown spec or a missing model file is refused
+        before training, not when the agent is first needed)."""
         if self.timesteps == 0 and not self.imitate:
             raise InvalidParameterError(
                 "timesteps must be positive (or 0 with imitate: imitation only), got 0"
@@ -182,10 +191,23 @@ class TrainConfig(Config):
                     f"footprint_head needs policy 'cells', got {self.policy!r}"
                 )
             cell_footprint(self.env)
+        agents = [("opponent", agent_spec(part)) for part in self.opponent.split("+") if part]
+        agents += [("eval_opponent", self.eval_opponent and agent_spec(self.eval_opponent))]
+        agents += [("imitate", self.imitate and agent_spec(self.imitate))]
+        agents += [("final_eval_opponents", agent_spec(s)) for s in self.final_eval_opponents or ()]
+        check_agent_specs(self.env, probe_game(self.env, self.env_kwargs), agents)
 
     def eval_opponent_spec(self) -> str:
         """Return the evaluation opponent: ``eval_opponent``, else the last of ``opponent``."""
         return self.eval_opponent or self.opponent.split("+")[-1]
+
+
+def agent_spec(spec: str) -> str:
+    """Return ``spec`` as a :func:`~tabletop_envs.agents.make_agent` spec: a path ending in
+    ``.zip`` is a saved MaskablePPO model (``sb3:PATH``)."""
+    if spec.endswith(".zip") and not spec.startswith("sb3:"):
+        return f"sb3:{spec}"
+    return spec
 
 
 def cell_footprint(env_name: str) -> Any:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.single_agent import OpponentPool, SingleAgentEnv
-from tabletop_envs.training.ppo.config import TrainConfig
+from tabletop_envs.training.ppo.config import TrainConfig, agent_spec
 
 
 def make_opponent(spec: str, env_name: str, seed: int | None = None) -> Agent | OpponentPool:
@@ -35,9 +35,7 @@ def single_opponent(spec: str, env_name: str, seed: int | None) -> Agent:
     """
     from tabletop_envs.agents import make_agent
 
-    if spec.endswith(".zip") and not spec.startswith("sb3:"):
-        spec = f"sb3:{spec}"
-    return make_agent(spec, env_name, seed)
+    return make_agent(agent_spec(spec), env_name, seed)
 
 
 def env_factory(config: TrainConfig, rank: int) -> Callable[[], SingleAgentEnv]:

@@ -19,30 +19,43 @@ from hypothesis import strategies as st
 #: Examples per surface: the CI-sized run (a few seconds) and the slow run.
 CI_EXAMPLES = 40
 SLOW_EXAMPLES = 3000
-#: Seconds one example may take before it counts as a hang.
+#: CPU seconds one example may take before it counts as a hang (process CPU time, so a shared,
+#: busy machine does not turn a slow example into a hang; a loop that never ends spends CPU).
 HANG_SECONDS = 20
+#: Wall-clock seconds after which an example counts as a hang even without spending CPU (one
+#: that waits for input that never comes), generous for a machine other programs load.
+HANG_WALL_SECONDS = 10 * HANG_SECONDS
 #: Longest error message accepted (messages quote at most a short prefix of the input).
 MESSAGE_LIMIT = 2500
 
 
 class Hang(BaseException):
-    """An example ran past :data:`HANG_SECONDS` (a BaseException: no handler swallows it)."""
+    """An example ran past its time limit (a BaseException: no handler swallows it)."""
 
 
 @contextmanager
-def time_limit(seconds: float = HANG_SECONDS) -> Iterator[None]:
-    """Raise :class:`Hang` in the main thread if the block runs longer than ``seconds``."""
+def time_limit(
+    seconds: float = HANG_SECONDS, wall_seconds: float = HANG_WALL_SECONDS
+) -> Iterator[None]:
+    """Raise :class:`Hang` in the main thread if the block spends more than ``seconds`` of CPU
+    time, or more than ``wall_seconds`` of wall-clock time."""
 
-    def alarm(signum: int, frame: Any) -> None:
-        raise Hang(f"no answer after {seconds} s")
+    def cpu_alarm(signum: int, frame: Any) -> None:
+        raise Hang(f"no answer after {seconds} s of CPU time")
 
-    previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    def wall_alarm(signum: int, frame: Any) -> None:
+        raise Hang(f"no answer after {wall_seconds} s")
+
+    previous = signal.signal(signal.SIGPROF, cpu_alarm), signal.signal(signal.SIGALRM, wall_alarm)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, wall_seconds)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGPROF, previous[0])
+        signal.signal(signal.SIGALRM, previous[1])
 
 
 def run_settings(examples: int) -> Callable[[Any], Any]:

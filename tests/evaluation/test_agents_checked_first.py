@@ -131,3 +131,12 @@ def test_train_reports_a_missing_model_file_in_one_line_and_trains_nothing(
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "error:" in err and "'nowhere.zip'" in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("field", ["eval_opponent", "imitate"])
+def test_a_ppo_run_still_reads_an_empty_spec_as_not_set(field: str, tmp_path: Path) -> None:
+    # as the run does: no eval_opponent is the last opponent, no imitate no imitation
+    from tabletop_envs.training.ppo.config import TrainConfig
+
+    config = TrainConfig(env="iris_v0", opponent="greedy", out=str(tmp_path), **{field: ""})
+    assert config.eval_opponent_spec() == "greedy"

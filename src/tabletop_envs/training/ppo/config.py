@@ -191,11 +191,13 @@ class TrainConfig(Config):
                     f"footprint_head needs policy 'cells', got {self.policy!r}"
                 )
             cell_footprint(self.env)
-        agents = [("opponent", agent_spec(part)) for part in self.opponent.split("+") if part]
-        agents += [("eval_opponent", self.eval_opponent and agent_spec(self.eval_opponent))]
-        agents += [("imitate", self.imitate and agent_spec(self.imitate))]
-        agents += [("final_eval_opponents", agent_spec(s)) for s in self.final_eval_opponents or ()]
-        check_agent_specs(self.env, probe_game(self.env, self.env_kwargs), agents)
+        # the agents as the run makes them: an empty eval_opponent means the last opponent, an
+        # empty imitate no imitation
+        agents = [("opponent", part) for part in self.opponent.split("+") if part]
+        agents += [("eval_opponent", self.eval_opponent), ("imitate", self.imitate)]
+        agents += [("final_eval_opponents", spec) for spec in self.final_eval_opponents or ()]
+        named = [(field, agent_spec(spec)) for field, spec in agents if spec]
+        check_agent_specs(self.env, probe_game(self.env, self.env_kwargs), named)
 
     def eval_opponent_spec(self) -> str:
         """Return the evaluation opponent: ``eval_opponent``, else the last of ``opponent``."""

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tabletop_envs.core.config import DefaultsHelpFormatter, add_options, from_namespace
+from tabletop_envs.core.config import CommandParser, add_options, from_args
 from tabletop_envs.evaluation import run_arena
 from tabletop_envs.evaluation.paths import absolute
 from tabletop_envs.training.rllib import (
@@ -40,11 +40,7 @@ from tabletop_envs.training.rllib_config import RLlibConfig, SelfPlaySettings
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of this script, generated from :class:`RLlibConfig`."""
-    p = argparse.ArgumentParser(
-        prog="train_rllib.py",
-        description=__doc__.split("\n\n")[0],
-        formatter_class=DefaultsHelpFormatter,
-    )
+    p = CommandParser(prog="train_rllib.py", description=__doc__.split("\n\n")[0])
     self_play = {f.name for f in dataclasses.fields(SelfPlaySettings)}
     run_options = {f.name for f in dataclasses.fields(RLlibConfig)} - self_play
     add_options(p, RLlibConfig, skip=self_play)  # the run's options, then PPO's and the league's
@@ -56,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     """Train, checkpoint and evaluate as the command line says; return the exit code."""
     parser = build_parser()
     try:
-        config = from_namespace(RLlibConfig, parser.parse_args(argv))
+        config = from_args(RLlibConfig, parser.parse_args(argv))
     except ValueError as err:  # a setting outside its valid values
         parser.error(str(err))
     return run(config)

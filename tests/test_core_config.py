@@ -11,7 +11,9 @@ import pytest
 from tabletop_envs.core.config import (
     Config,
     add_options,
+    from_args,
     from_namespace,
+    options_named,
     parse_assignment,
     parse_value,
     quote,
@@ -31,10 +33,13 @@ class Demo(Config):
     fast: bool = setting(False, help="go fast")
     params: dict = setting(default_factory=dict, flags=("--param",), help="game parameters")
     budget: float = setting(1.0, low=0.0, flags=("--budget", "-b"), help="a budget")
+    eval_games: int = setting(4, low=0, help="games per check")
 
     def check(self) -> None:
         if self.mode == "b" and self.opponent is None:
             raise InvalidParameterError("mode 'b' needs an opponent")
+        if self.eval_games == 0 and self.games > 100:
+            raise InvalidParameterError("games above 100 need checks: give eval_games >= 1")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -163,3 +168,23 @@ def test_quote_cuts_long_input() -> None:
     assert quote("x" * 10) == repr("x" * 10)
     cut = quote("y" * 10**6)
     assert len(cut) < 120 and "1000002 characters" in cut
+
+
+def test_a_command_lines_errors_name_options_not_fields() -> None:
+    args = parser().parse_args(["--games", "0"])
+    with pytest.raises(InvalidParameterError) as err:
+        from_args(Demo, args)
+    assert str(err.value) == "--games must be an integer from 1 to 1000, got 0"
+    with pytest.raises(InvalidParameterError, match=r"^games must be"):
+        from_namespace(Demo, args)  # Python callers keep the field names
+    args = parser().parse_args(["--games", "200", "--eval-games", "0"])
+    with pytest.raises(InvalidParameterError) as err:
+        from_args(Demo, args)
+    assert str(err.value) == "--games above 100 need checks: give --eval-games >= 1"
+    assert options_named(Demo, "budget and eval_games") == "--budget and --eval-games"
+    # quoted input, paths and other words stay as typed
+    kept = "opponent: no file 'eval_games' in runs/eval_games/x.npz (num_players=2, irk_v0)"
+    assert (
+        options_named(Demo, kept)
+        == "--opponent: no file 'eval_games' in runs/eval_games/x.npz (num_players=2, irk_v0)"
+    )

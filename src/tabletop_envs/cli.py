@@ -29,7 +29,6 @@ import importlib
 import importlib.util
 import inspect
 import json
-import re
 import runpy
 import sys
 from collections.abc import Callable
@@ -42,8 +41,7 @@ from tabletop_envs.core.config import (
     CommandParser,
     Config,
     add_options,
-    flags_of,
-    from_namespace,
+    from_args,
     one_line,
     parse_assignment,
     quote,
@@ -53,7 +51,6 @@ from tabletop_envs.core.config import (
 from tabletop_envs.core.config import (
     DefaultsHelpFormatter as DefaultsHelpFormatter,  # benchmarks import it from here
 )
-from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import registered_envs
 from tabletop_envs.evaluation.arena import ArenaConfig
@@ -152,14 +149,7 @@ def _bare_values(p: argparse.ArgumentParser) -> None:
 
 def _config(cls: type[Config], args: argparse.Namespace) -> Any:
     """Return ``cls`` built from ``args``; a bad value's error names its option (``--games``)."""
-    try:
-        return from_namespace(cls, args)
-    except InvalidParameterError as err:
-        flags = {f.name: flags_of(f, meta)[0] for f, meta in settings_of(cls)}
-        match = re.match(r"(\w+)\b", str(err))
-        if match and match.group(1) in flags:
-            raise InvalidParameterError(flags[match.group(1)] + str(err)[match.end() :]) from None
-        raise
+    return from_args(cls, args)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -742,7 +742,9 @@ def test_every_option_of_before_still_works() -> None:
     ("argv", "message"),
     [
         (["--algo", "alphago"], "invalid choice: 'alphago'"),
-        (["--algo", "az", "--games", "0"], "games must be an integer >= 1"),
+        (["--algo", "az", "--games", "0"], "error: --games must be an integer >= 1"),
+        (["--algo", "az", "--eval-opponents", "nope"], "error: --eval-opponents: unknown agent"),
+        (["--algo", "az", "--keep-best", "--eval-every", "0"], "give --eval-every > 0"),
         (["--algo", "az", "--hidden", "wide"], "comma-separated layer widths"),
         (["--algo", "az", "--env", "iris_v0", "--value-target", "score"], "final scores"),
         (["--algo", "az", "--timesteps", "5"], "unrecognized arguments: --timesteps"),

@@ -130,7 +130,7 @@ def test_train_footprint_head_with_group_planes_then_reload(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--env", "irk_v0", "--policy", "mlp"], "footprint_head needs policy 'cells'"),
+        (["--env", "irk_v0", "--policy", "mlp"], "--footprint-head needs policy 'cells'"),
         (["--env", "iris_v0", "--policy", "cells"], "declares no cell_action_footprint"),
     ],
 )
@@ -207,5 +207,5 @@ def test_value_mixtures_must_be_positive(tmp_path: Path) -> None:
     from tabletop_envs.training.train import main
 
     args = ["--env", "irk_v0", "--policy", "cells", "--value-mixtures", "0", "--timesteps", "64"]
-    with pytest.raises(ValueError, match="value_mixtures must be at least 1, got 0"):
+    with pytest.raises(ValueError, match="--value-mixtures must be at least 1, got 0"):
         main([*args, "--out", str(tmp_path / "x")])

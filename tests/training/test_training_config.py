@@ -80,19 +80,19 @@ def test_old_spellings_keep_their_meaning() -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--n-envs", "0"], "n_envs must be an integer >= 1, got 0"),
-        (["--timesteps", "-1"], "timesteps must be an integer >= 0, got -1"),
-        (["--timesteps", "0"], "timesteps must be positive"),
-        (["--gamma", "1.5"], "gamma must be a number from 0 to 1, got 1.5"),
-        (["--imitate-epsilon", "-0.1"], "imitate_epsilon must be a number from 0 to 1"),
-        (["--learner-seat", "middle"], "learner_seat must be 'alternate' or 'random' or a seat"),
-        (["--env", "chess_v9"], "env must be a registered env"),
-        (["--imitate-temperature", "0"], "imitate_temperature must be positive, got 0.0"),
-        (["--imitate-rounds", "0"], "imitate_rounds must be at least 1"),
-        (["--verbose", "3"], "verbose must be an integer from 0 to 2, got 3"),
+        (["--n-envs", "0"], "--n-envs must be an integer >= 1, got 0"),
+        (["--timesteps", "-1"], "--timesteps must be an integer >= 0, got -1"),
+        (["--timesteps", "0"], "--timesteps must be positive"),
+        (["--gamma", "1.5"], "--gamma must be a number from 0 to 1, got 1.5"),
+        (["--imitate-epsilon", "-0.1"], "--imitate-epsilon must be a number from 0 to 1"),
+        (["--learner-seat", "middle"], "--learner-seat must be 'alternate' or 'random' or a seat"),
+        (["--env", "chess_v9"], "--env must be a registered env"),
+        (["--imitate-temperature", "0"], "--imitate-temperature must be positive, got 0.0"),
+        (["--imitate-rounds", "0"], "--imitate-rounds must be at least 1"),
+        (["--verbose", "3"], "--verbose must be an integer from 0 to 2, got 3"),
     ],
 )
-def test_a_wrong_setting_names_the_field_and_what_is_valid(argv: list[str], message: str) -> None:
+def test_a_wrong_setting_names_the_option_and_what_is_valid(argv: list[str], message: str) -> None:
     with pytest.raises(InvalidParameterError, match=message):
         config_from_args(build_parser().parse_args(argv))
 
@@ -109,7 +109,7 @@ def test_python_callers_get_the_same_checks() -> None:
 
 def test_the_command_line_reports_a_wrong_setting_in_one_line(capsys) -> None:
     assert run_command(["--n-envs", "0"], prog="train") == 2
-    assert capsys.readouterr().err == "train: error: n_envs must be an integer >= 1, got 0\n"
+    assert capsys.readouterr().err == "train: error: --n-envs must be an integer >= 1, got 0\n"
 
 
 def test_parse_env_args_is_the_one_key_value_reader() -> None:

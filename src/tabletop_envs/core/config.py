@@ -23,6 +23,7 @@ import ast
 import dataclasses
 import json
 import math
+import re
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -462,6 +463,34 @@ def _default_of(f: dataclasses.Field[Any]) -> Any:
     if f.default_factory is not dataclasses.MISSING:
         return f.default_factory()
     return None
+
+
+def options_named(cls: type[Config], message: str) -> str:
+    """Return ``message`` with the fields of ``cls`` it names spelt as their options.
+
+    A config's errors name its fields (``eval_games must be ...``), right for Python callers; a
+    command line's user typed ``--eval-games``. The leading word is replaced when it is a field,
+    and so is every other field name with an underscore (a word no sentence uses otherwise)
+    that is not quoted or part of a path.
+    """
+    flags = {f.name: flags_of(f, meta)[0] for f, meta in settings_of(cls)}
+    lead = re.match(r"(\w+)\b", message)
+    if lead and lead.group(1) in flags:
+        message = flags[lead.group(1)] + message[lead.end() :]
+
+    def option(match: re.Match[str]) -> str:
+        return flags.get(match.group(0), match.group(0))
+
+    return re.sub(r"(?<![\w'\"./-])[a-z]+(?:_[a-z0-9]+)+\b(?![\w'\"/])", option, message)
+
+
+def from_args(cls: type[C], args: argparse.Namespace, **overrides: Any) -> C:
+    """Build ``cls`` from parsed options as :func:`from_namespace` does, for a command line: a
+    bad value's :class:`InvalidParameterError` names the options (``--games``), not the fields."""
+    try:
+        return from_namespace(cls, args, **overrides)
+    except InvalidParameterError as err:
+        raise InvalidParameterError(options_named(cls, str(err))) from None
 
 
 def from_namespace(cls: type[C], args: argparse.Namespace, **overrides: Any) -> C:

@@ -17,7 +17,7 @@ from typing import cast
 from tabletop_envs.core.config import (
     CommandParser,
     add_options,
-    from_namespace,
+    from_args,
     one_line,
     quote,
 )
@@ -51,8 +51,9 @@ def layer_widths(text: str) -> tuple[int, ...]:
 
 
 def config_from_args(args: argparse.Namespace) -> AZConfig:
-    """Build an :class:`AZConfig` from parsed arguments (InvalidParameterError on a bad value)."""
-    return from_namespace(AZConfig, args)
+    """Build an :class:`AZConfig` from parsed arguments (InvalidParameterError on a bad value,
+    naming its options: ``--eval-games``, not ``eval_games``)."""
+    return from_args(AZConfig, args)
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:

@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tabletop_envs.core.config import CommandParser, add_options, from_namespace
+from tabletop_envs.core.config import CommandParser, add_options, from_args
 from tabletop_envs.training.ppo.config import TrainConfig
 
 #: Training algorithms of ``--algo``.
@@ -62,11 +62,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
 
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
-    """Build a :class:`TrainConfig` from parsed arguments (a seat number read as an int)."""
+    """Build a :class:`TrainConfig` from parsed arguments (a seat number read as an int); a bad
+    value's InvalidParameterError names its options (``--eval-opponent``, not ``eval_opponent``)."""
     seat = args.learner_seat
     if isinstance(seat, str) and seat.isdigit():
         seat = int(seat)
-    return from_namespace(TrainConfig, args, learner_seat=seat)
+    return from_args(TrainConfig, args, learner_seat=seat)
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:

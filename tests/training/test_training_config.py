@@ -10,6 +10,7 @@ import pytest
 
 from tabletop_envs.core.config import from_namespace
 from tabletop_envs.core.errors import InvalidParameterError
+from tabletop_envs.training.az.config import AZConfig
 from tabletop_envs.training.ppo.cli import build_parser, config_from_args
 from tabletop_envs.training.ppo.config import TrainConfig
 from tabletop_envs.training.rllib_config import RLlibConfig, SelfPlaySettings
@@ -142,3 +143,20 @@ def test_rllib_example_refuses_a_wrong_setting(capsys) -> None:
         script["main"](["--sample", "--deterministic"])
     assert exit_info.value.code == 2
     assert "sample and deterministic exclude each other" in capsys.readouterr().err
+
+
+def test_an_output_folder_that_cannot_be_made_is_refused_before_training(
+    tmp_path: Path, capsys
+) -> None:
+    (tmp_path / "taken").write_text("")
+    with pytest.raises(InvalidParameterError, match="out is a file, not a folder"):
+        TrainConfig(out=str(tmp_path / "taken"))
+    with pytest.raises(InvalidParameterError, match=r"out cannot be made .* is a file"):
+        AZConfig(out=str(tmp_path / "taken" / "run"))
+    assert run_command(["--out", str(tmp_path / "taken"), "--timesteps", "64"], prog="train") == 2
+    assert "train: error: --out is a file, not a folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        run_command(["--algo", "az", "--out", str(tmp_path / "taken")], prog="train")
+    assert exit_info.value.code == 2
+    assert "--out is a file, not a folder" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["taken"]

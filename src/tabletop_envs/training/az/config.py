@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from tabletop_envs.core.config import Config, check_field, quote, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
+from tabletop_envs.evaluation.paths import folder_problem
 from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED, MAX_CONSIDERED
 from tabletop_envs.search.network import ROLLOUT_POLICIES
 from tabletop_envs.search.network_file import ROOTS
@@ -322,7 +323,11 @@ class AZConfig(Config):
         high=4096,
         help="torch threads (0: torch's default); 1 is fastest for these small nets",
     )
-    out: str = setting("runs/az", help="output directory")
+    out: str = setting(
+        "runs/az",
+        check=folder_problem,
+        help="output folder (relative to the current folder, or absolute; made if missing)",
+    )
     progress_bar: bool = setting(
         True, flags=("--progress",), help="a progress bar (--no-progress: a line per iteration)"
     )

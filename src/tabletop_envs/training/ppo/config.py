@@ -15,6 +15,7 @@ from tabletop_envs.agents.single_agent import REWARD_MODES, SEAT_MODES
 from tabletop_envs.core.config import Config, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.evaluation.paths import folder_problem
 from tabletop_envs.training.checks import (
     at_least,
     check_agent_specs,
@@ -171,7 +172,11 @@ class TrainConfig(Config):
     threads: int = setting(
         1, low=0, help="torch threads (0: torch's default); 1 is fastest for these small nets"
     )
-    out: str = setting("runs/latest", help="output directory")
+    out: str = setting(
+        "runs/latest",
+        check=folder_problem,
+        help="output folder (relative to the current folder, or absolute; made if missing)",
+    )
     progress_bar: bool = setting(
         True, flags=("--progress", "--progress-bar"), help="show a progress bar"
     )

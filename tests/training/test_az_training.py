@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -800,3 +801,15 @@ def test_example_script_shows_its_options() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "usage: train_az.py" in done.stdout and "--time-budget MINUTES" in done.stdout
+
+
+def test_a_file_that_is_no_checkpoint_is_refused_in_a_line(tmp_path: Path) -> None:
+    text = tmp_path / "notes.pt"
+    text.write_text("not a checkpoint")
+    with pytest.raises(ValueError, match=r"is not a checkpoint.pt written by this trainer \(not a"):
+        az.load_checkpoint(text)
+    archive = tmp_path / "other.pt"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("data.txt", "a zip archive, but no torch file")
+    with pytest.raises(ValueError, match=r"this trainer \(torch cannot read it: .{1,200}\)$"):
+        az.load_checkpoint(archive)

@@ -105,7 +105,9 @@ def test_python_callers_get_the_same_checks() -> None:
         TrainConfig(net_arch=(64, 0))
     with pytest.raises(InvalidParameterError, match="unknown TrainConfig field"):
         TrainConfig.from_dict({"n_env": 2})
-    assert TrainConfig(learner_seat=2).learner_seat == 2
+    assert TrainConfig(learner_seat=1).learner_seat == 1
+    three = {"env": "isis_osiris_v0", "env_kwargs": {"num_players": 3}}
+    assert TrainConfig(learner_seat=2, **three).learner_seat == 2
 
 
 def test_the_command_line_reports_a_wrong_setting_in_one_line(capsys) -> None:
@@ -160,3 +162,35 @@ def test_an_output_folder_that_cannot_be_made_is_refused_before_training(
     assert exit_info.value.code == 2
     assert "--out is a file, not a folder" in capsys.readouterr().err
     assert [p.name for p in tmp_path.iterdir()] == ["taken"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"init_model": "missing.zip"}, "init_model names no saved model file, got 'missing.zip'"),
+        ({"init_model": "."}, r"init_model is a folder, not a saved model \(.zip\)"),
+        ({"learner_seat": 2}, "a seat 0..1 of this 2-player game, got 2"),
+        ({"opponent": "random+"}, "opponent has an empty part, got 'random[+]'"),
+        ({"env": "irk_v0", "policy": "cnn"}, r"irk_v0's observation has shape \(10726,\)"),
+    ],
+)
+def test_what_the_run_would_trip_on_is_refused_when_the_config_is_made(
+    changes: dict, message: str
+) -> None:
+    with pytest.raises(InvalidParameterError, match=message):
+        TrainConfig(**changes)
+
+
+def test_a_refused_run_leaves_no_output_folder(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "run"
+    for argv in (["--learner-seat", "5"], ["--init-model", str(tmp_path)], ["--opponent", "a+"]):
+        assert run_command([*argv, "--out", str(out)], prog="train") == 2
+        assert "train: error: --" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_az_resumes_into_the_resumed_runs_folder() -> None:
+    assert AZConfig().out == "runs/az"
+    assert AZConfig(resume="runs/a1").out == "runs/a1"
+    assert AZConfig(resume="runs/a1/checkpoint.pt").out == "runs/a1"
+    assert AZConfig(resume="runs/a1", out="runs/a2").out == "runs/a2"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -84,18 +85,24 @@ def load_checkpoint(path: str | Path) -> dict[str, Any]:
     """
     import torch
 
-    path = Path(path)
+    path = Path(path).expanduser()
     if path.is_dir():
         path = path / "checkpoint.pt"
     if not path.is_file():
         raise ValueError(
             f"no checkpoint at {quote(str(path))} (resume takes a run directory or checkpoint.pt)"
         )
+    if not zipfile.is_zipfile(path):  # torch writes a zip archive; its own error is a page long
+        raise ValueError(
+            f"{quote(str(path))} is not a checkpoint.pt written by this trainer (not a zip archive)"
+        )
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises many kinds on a file that is not its own
+        first = str(err).strip().split(". ")[0]
         raise ValueError(
-            f"{quote(str(path))} is not a readable checkpoint: {cut(str(err), 200)}"
+            f"{quote(str(path))} is not a checkpoint.pt written by this trainer (torch cannot "
+            f"read it: {cut(first, 200)})"
         ) from None
     if (
         not isinstance(data, dict)
@@ -157,8 +164,8 @@ def _check_resume(config: AZConfig, saved: dict[str, Any]) -> None:
         default = AZConfig.__dataclass_fields__[key].default
         if ours[key] != theirs.get(key, default):
             raise ValueError(
-                f"cannot resume {saved['path']} with {key}={ours[key]!r}: the checkpoint's is "
-                f"{theirs.get(key, default)!r} (the network and its game stay fixed)"
+                f"cannot resume {saved['path']}: this run's {key} is {ours[key]!r}, the "
+                f"checkpoint's {theirs.get(key, default)!r} (the network and its game stay fixed)"
             )
 
 

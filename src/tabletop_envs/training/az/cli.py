@@ -19,6 +19,7 @@ from tabletop_envs.core.config import (
     add_options,
     from_args,
     one_line,
+    options_named,
     quote,
 )
 from tabletop_envs.training.az.config import AZConfig
@@ -79,6 +80,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
     try:
         train_az(config, command=command)
     except ValueError as err:  # a checkpoint that does not fit, an unreadable file
-        print(f"{parser.prog}: error: {one_line(err)}", file=sys.stderr)
+        message = options_named(AZConfig, str(err))  # this run's --param, not env_kwargs
+        print(f"{parser.prog}: error: {one_line(message)}", file=sys.stderr)
         return 2
     return 0

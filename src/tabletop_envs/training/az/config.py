@@ -13,6 +13,7 @@ import typing
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import InitVar, dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from tabletop_envs.core.config import Config, check_field, quote, setting
@@ -30,6 +31,8 @@ from tabletop_envs.training.checks import check_agent_specs, probe_game
 MODEL_DTYPES = ("float32", "float16")
 #: Iterations of a run given neither ``iterations`` nor a time budget.
 DEFAULT_ITERATIONS = 10
+#: Output folder of a run that is not resumed (a resumed run writes into its own folder).
+DEFAULT_OUT = "runs/az"
 #: Settings renamed in 0.2 (one word for one thing: a playout policy is a ``playout``, its
 #: share of the leaf values the ``playout_weight``): old name -> new name. ``AZConfig`` takes
 #: the old names as keywords (with a DeprecationWarning) and in ``from_dict`` (old files);
@@ -40,6 +43,12 @@ OLD_NAMES = {
     "rollout_policy": "playout",
     "eval_rollout_policy": "eval_playout",
 }
+
+
+def resumed_folder(resume: str) -> str:
+    """Return the folder of the run ``resume`` names (its folder, or its ``checkpoint.pt``)."""
+    path = Path(resume).expanduser()
+    return str(path.parent if path.suffix == ".pt" else path)
 
 
 def new_names(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -323,10 +332,11 @@ class AZConfig(Config):
         high=4096,
         help="torch threads (0: torch's default); 1 is fastest for these small nets",
     )
-    out: str = setting(
-        "runs/az",
+    out: str | None = setting(
+        None,
         check=folder_problem,
-        help="output folder (relative to the current folder, or absolute; made if missing)",
+        help="output folder (relative to the current folder, or absolute; made if missing; "
+        "default: the run's folder with --resume, else runs/az)",
     )
     progress_bar: bool = setting(
         True, flags=("--progress",), help="a progress bar (--no-progress: a line per iteration)"
@@ -350,6 +360,8 @@ class AZConfig(Config):
             rollout_policy=rollout_policy,
             eval_rollout_policy=eval_rollout_policy,
         )
+        if self.out is None:  # a resumed run goes on where it was, a new one in runs/az
+            self.out = resumed_folder(self.resume) if self.resume else DEFAULT_OUT
         if self.iterations is None:  # the default depends on whether a budget is given
             self.iterations = 0 if self.time_budget is not None else DEFAULT_ITERATIONS
         if isinstance(self.time_budget, float) and not math.isfinite(self.time_budget):

@@ -70,12 +70,12 @@ def train_az(
     say = log or _print
     _pin_threads(config.threads)
     start = time.perf_counter()
-    out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
     learner = build_learner(config)
     run = RunState()
     if config.resume:
         run = resume(config, learner.net, learner.optimizer, learner.buffer, say)
+    out = Path(str(config.out)).expanduser()  # made once the run can start
+    out.mkdir(parents=True, exist_ok=True)
     alpha = config.dirichlet_alpha
     if alpha is None:
         alpha = auto_dirichlet_alpha(learner.game_class, learner.params, seed=config.seed)

@@ -11,7 +11,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tabletop_envs.core.config import CommandParser, add_options, from_args
+from tabletop_envs.core.config import CommandParser, add_options, from_args, options_named
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.training.ppo.config import TrainConfig
 
 #: Training algorithms of ``--algo``.
@@ -90,5 +91,9 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
         return 2
     from tabletop_envs.training.ppo.run import train
 
-    train(config_from_args(args))
+    config = config_from_args(args)
+    try:
+        train(config)
+    except InvalidParameterError as err:  # found when the run starts: --init-model's weights
+        raise InvalidParameterError(options_named(TrainConfig, str(err))) from None
     return 0

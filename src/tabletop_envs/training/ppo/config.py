@@ -9,12 +9,13 @@ saved with the run's results and turned into the ``tabletop-envs train`` command
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from tabletop_envs.agents.single_agent import REWARD_MODES, SEAT_MODES
-from tabletop_envs.core.config import Config, setting
+from tabletop_envs.core.config import Config, quote, setting
 from tabletop_envs.core.errors import InvalidParameterError
-from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.envs.registry import env_spec, make
 from tabletop_envs.evaluation.paths import folder_problem
 from tabletop_envs.training.checks import (
     at_least,
@@ -196,17 +197,57 @@ class TrainConfig(Config):
                     f"footprint_head needs policy 'cells', got {self.policy!r}"
                 )
             cell_footprint(self.env)
+        if any(not part.strip() for part in self.opponent.split("+")):
+            raise InvalidParameterError(
+                f"opponent has an empty part, got {quote(self.opponent)}: give agent specs "
+                "joined by + (e.g. random+greedy)"
+            )
+        if self.init_model is not None:
+            problem = model_file_problem(self.init_model)
+            if problem:
+                raise InvalidParameterError(f"init_model {problem}, got {quote(self.init_model)}")
+        game = probe_game(self.env, self.env_kwargs)
+        self._check_seat_and_policy(game.num_players)
         # the agents as the run makes them: an empty eval_opponent means the last opponent, an
         # empty imitate no imitation
-        agents = [("opponent", part) for part in self.opponent.split("+") if part]
+        agents = [("opponent", part) for part in self.opponent.split("+")]
         agents += [("eval_opponent", self.eval_opponent), ("imitate", self.imitate)]
         agents += [("final_eval_opponents", spec) for spec in self.final_eval_opponents or ()]
         named = [(field, agent_spec(spec)) for field, spec in agents if spec]
-        check_agent_specs(self.env, probe_game(self.env, self.env_kwargs), named)
+        check_agent_specs(self.env, game, named)
+
+    def _check_seat_and_policy(self, num_players: int) -> None:
+        """Refuse a learner seat the game does not have, and a CNN over a flat observation."""
+        seat = self.learner_seat
+        if isinstance(seat, int) and seat >= num_players:
+            raise InvalidParameterError(
+                f"learner_seat must be 'alternate', 'random' or a seat 0..{num_players - 1} of "
+                f"this {num_players}-player game, got {seat}"
+            )
+        if self.policy == "cnn":
+            env = make(self.env, **self.env_kwargs)
+            space: Any = env.observation_space(env.possible_agents[0])
+            shape = space["observation"].shape
+            if len(shape) != 3:
+                raise InvalidParameterError(
+                    f"policy 'cnn' reads (H, W, C) board planes; {self.env}'s observation has "
+                    f"shape {shape}: use policy 'mlp' or 'cells'"
+                )
 
     def eval_opponent_spec(self) -> str:
         """Return the evaluation opponent: ``eval_opponent``, else the last of ``opponent``."""
         return self.eval_opponent or self.opponent.split("+")[-1]
+
+
+def model_file_problem(path: str) -> str | None:
+    """Problem text unless ``path`` names a saved SB3 model (``.zip`` may be left off, as SB3
+    allows; ``~`` is the home folder)."""
+    target = Path(path).expanduser()
+    if target.is_dir():
+        return "is a folder, not a saved model (.zip)"
+    if not target.is_file() and not target.with_name(target.name + ".zip").is_file():
+        return "names no saved model file"
+    return None
 
 
 def agent_spec(spec: str) -> str:

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.core.config import one_line, quote
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.training.ppo.config import TrainConfig
 from tabletop_envs.training.ppo.evaluation import evaluate, format_result, plot_history
 from tabletop_envs.training.ppo.opponents import env_factory, single_opponent
@@ -32,13 +34,13 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
         log = _print
     if config.threads:
         torch.set_num_threads(config.threads)
-    out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
     eval_spec = config.eval_opponent_spec()
     # evaluation needs one agent (a+b pools are for training): single_opponent refuses a pool
     eval_opponent = single_opponent(eval_spec, config.env, config.seed + 77)
     vec_env = training_envs(config)
     model = build_model(config, vec_env)
+    out = Path(config.out).expanduser()  # made once the run can start: a refusal leaves nothing
+    out.mkdir(parents=True, exist_ok=True)
     run = _Run(config, model, vec_env, eval_opponent, eval_spec, out, log)
     imitation = imitate(config, model, log) if config.imitate else None
     if imitation is not None and config.eval_every:
@@ -80,9 +82,39 @@ def build_model(config: TrainConfig, vec_env: Any) -> Any:
     )
     model.set_logger(sb3_logger(config.verbose))
     if config.init_model:
-        previous = MaskablePPO.load(config.init_model, device="cpu")
-        model.policy.load_state_dict(previous.policy.state_dict())
+        load_weights(model, config.init_model)
     return model
+
+
+def load_weights(model: Any, path: str) -> None:
+    """Give ``model`` the policy weights of the saved model at ``path`` (``--init-model``).
+
+    InvalidParameterError if that model was made for other observations, actions or another
+    network (another env or its parameters, ``--policy``, ``--net-arch``...).
+    """
+    from sb3_contrib import MaskablePPO
+
+    try:
+        previous = MaskablePPO.load(Path(path).expanduser(), device="cpu")
+    except (ValueError, KeyError, AssertionError, OSError) as err:
+        raise InvalidParameterError(
+            f"init_model {quote(path)} is no saved MaskablePPO model ({one_line(err)})"
+        ) from None
+    for what in ("observation_space", "action_space"):
+        theirs, ours = getattr(previous, what), getattr(model, what)
+        if theirs != ours:
+            raise InvalidParameterError(
+                f"init_model {quote(path)} was trained with the {what} {theirs}, this run has "
+                f"{ours}: train from it with the env and parameters it was trained with"
+            )
+    try:
+        model.policy.load_state_dict(previous.policy.state_dict())
+    except RuntimeError as err:  # torch: missing, unexpected or differently shaped weights
+        lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+        raise InvalidParameterError(
+            f"init_model {quote(path)} holds another network than this run's --policy and "
+            f"--net-arch make ({one_line(lines[-1] if lines else err, 160)})"
+        ) from None
 
 
 @dataclass

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from tabletop_envs.core.game import GameState
-from tests.toy_game.rules import LAST_PEBBLE, NUM_ACTIONS, PebblesState
+
+from .rules import LAST_PEBBLE, NUM_ACTIONS, PebblesState
 
 
 def score_actions(

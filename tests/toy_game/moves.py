@@ -6,7 +6,8 @@ import re
 
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.registration import MoveSyntax
-from tests.toy_game.rules import NUM_ACTIONS
+
+from .rules import NUM_ACTIONS
 
 _TAKE = re.compile(r"(?:take|t)?\s*(\d+)")
 

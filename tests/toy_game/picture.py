@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from tabletop_envs.render.draw import Circle, Drawing, Rect, Text
 from tabletop_envs.render.raster import Color
-from tests.toy_game.rules import MAX_PILE, PebblesState
+
+from .rules import MAX_PILE, PebblesState
 
 PEBBLE = 8  # radius in pixels
 MARGIN = 12

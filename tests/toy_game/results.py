@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.toy_game.rules import PebblesState
+from .rules import PebblesState
 
 
 def result_arrays(game: PebblesState) -> dict[str, np.ndarray]:

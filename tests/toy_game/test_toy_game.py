@@ -196,3 +196,32 @@ def test_alphazero_training_run(tmp_path: Path) -> None:
     agent = make_agent(f"az:{model},simulations=4", NAME, seed=0)
     game = PebblesState.new(seed=0)
     assert game.legal_mask()[agent.act(game, 0)]
+
+
+def test_the_folder_moves_into_a_users_package(tmp_path: Path) -> None:
+    """docs/adding_a_game.md's promise: copied as ``my_games/pebbles``, the folder still works."""
+    import shutil
+    import subprocess
+    import sys
+
+    package = tmp_path / "my_games"
+    shutil.copytree(Path(toy.__file__).parent, package / "pebbles", ignore=_tests_and_caches)
+    (package / "__init__.py").write_text("")
+    script = (
+        "import my_games.pebbles, tabletop_envs\n"
+        "from tabletop_envs.agents import make_agent\n"
+        "from tabletop_envs.evaluation import run_arena\n"
+        "env = tabletop_envs.make('pebbles_v0', num_players=3)\n"
+        "env.reset(seed=0)\n"
+        "agents = [make_agent(s, 'pebbles_v0', seed=0) for s in ('greedy', 'random')]\n"
+        "print(run_arena('pebbles_v0', agents, games=4, seed=0).games)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "4"
+
+
+def _tests_and_caches(folder: str, names: list[str]) -> list[str]:
+    return [n for n in names if n.startswith(("test_", "conftest")) or n == "__pycache__"]

@@ -15,34 +15,57 @@ KEY=VALUE``, repeatable, e.g. ``--param num_players=3``), sets the agent's defau
 under the file format's names ``simulations``, ``rollout_weight``, ``rollout_policy``, ``root``,
 ``value_target``, ``reuse``, ``guide``, ``guide_weight`` and ``guide_temperature``; an option
 left out keeps the file's own; ``--rollout-weight`` and ``--rollout-policy`` are the old
-spellings) and writes it to ``--out``, by default
-``src/tabletop_envs/agents/experts/<env>.npz``, the file ``make_agent("expert", env)`` loads
-(shipped in the wheel), or ``<env>.<N>p.npz`` for a network of ``N`` players: the expert plays
-each game with the file made for its parameters. Prints the file's size: a packaged expert must
-stay within 2 MB. Numpy only.
+spellings) and writes it to ``--out``. Without ``--out`` it replaces the packaged expert of the
+source checkout the script is in (for maintainers): ``src/tabletop_envs/agents/experts/<env>.npz``,
+the file ``make_agent("expert", env)`` loads (shipped in the wheel), or ``<env>.<N>p.npz`` for a
+network of ``N`` players: the expert plays each game with the file made for its parameters. A
+copy of the script outside a checkout needs ``--out``. Prints the file's size: a packaged expert
+must stay within 2 MB. Numpy only.
+
+A mistake (a network file that is missing or made for another game, a game parameter the game
+does not have, a setting out of range, an ``--out`` that cannot be written) ends in one line
+``package_expert.py: error: ...`` naming the option, and nothing is written.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
+import tabletop_envs
 from tabletop_envs.agents.az import ROLLOUT_POLICIES, PolicyValueNet
-from tabletop_envs.core.config import param_option
-from tabletop_envs.envs.registry import env_spec, registered_envs
+from tabletop_envs.core.config import CommandParser, one_line, param_option, quote
+from tabletop_envs.envs.registry import registered_envs
+from tabletop_envs.evaluation.paths import folder_problem
 from tabletop_envs.search.network_file import GUIDES, ROOTS, VALUE_TARGETS
+from tabletop_envs.training.checks import probe_game
 
+PROG = "package_expert.py"
+#: The packaged experts of the source checkout this script is in (the default ``--out``).
 EXPERTS = Path(__file__).resolve().parents[1] / "src" / "tabletop_envs" / "agents" / "experts"
+
+#: The option that sets each meta key (a file format's name in an error becomes the option).
+OPTION_OF = {
+    "simulations": "--simulations",
+    "rollout_weight": "--playout-weight",
+    "rollout_policy": "--playout",
+    "root": "--root",
+    "value_target": "--value-target",
+    "reuse": "--reuse",
+    "guide": "--guide",
+    "guide_weight": "--guide-weight",
+    "guide_temperature": "--guide-temperature",
+}
+#: The old spellings of options, still taken.
+OLD_SPELLINGS = {"rollout_weight": ("--rollout-weight",), "rollout_policy": ("--rollout-policy",)}
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, package the network, print where it went."""
-    parser = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0],
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )
+    parser = CommandParser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("network", help="a network file (.npz) of AlphaZero-style training")
     parser.add_argument("--env", required=True, choices=registered_envs())
     parser.add_argument("--simulations", type=int, help="default simulations per move")
@@ -103,36 +126,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--dtype", choices=("float32", "float16"), default="float32")
     parser.add_argument(
-        "--out", help="default: the package's experts/<env>.npz (<env>.<N>p.npz for N players)"
+        "--out",
+        help="the file to write (folders made as needed); default, for maintainers: replace the "
+        "packaged expert of the source checkout this script is in, "
+        "src/tabletop_envs/agents/experts/<env>.npz (<env>.<N>p.npz for N players)",
     )
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
     try:
-        net = PolicyValueNet.load(args.network)
-        game = env_spec(args.env).load_game().new(seed=0, **dict(args.param))
-        net.check_game(game)
-        defaults = type(game).params_class()
-        changed = {k: v for k, v in args.param if getattr(defaults, k) != getattr(game.params, k)}
-        out = Path(args.out) if args.out else EXPERTS / _default_name(args.env, changed)
-        meta = dict(net.meta, env=args.env)
-        for key in (
-            "simulations",
-            "rollout_weight",
-            "rollout_policy",
-            "root",
-            "value_target",
-            "guide",
-            "guide_weight",
-            "guide_temperature",
-        ):
-            if getattr(args, key) is not None:
-                meta[key] = getattr(args, key)
-        if args.reuse is not None:
-            meta["reuse"] = args.reuse == "on"
-        packaged = PolicyValueNet(meta, net.arrays)  # checks the new meta
-    except ValueError as err:
+        out, meta, packaged = _package(args, argv)
+    except ValueError as err:  # all before anything is written
         parser.error(str(err))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    packaged.save(out, dtype=args.dtype)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        packaged.save(out, dtype=args.dtype)
+    except OSError as err:  # checked before; changed since
+        parser.error(f"cannot write --out {quote(str(out))}: {err}")
     size = out.stat().st_size
     print(
         f"wrote {out}: {size / 1e6:.2f} MB, simulations={meta.get('simulations', 'default')}, "
@@ -147,7 +156,78 @@ def main(argv: list[str] | None = None) -> int:
             else ""
         )
     )
+    installed = Path(tabletop_envs.__file__).resolve().parent / "agents" / "experts"
+    if args.out is None and installed != EXPERTS:
+        print(
+            f"note: the tabletop_envs imported here loads its experts from {installed}, not "
+            "this checkout: install the checkout (pip install -e .) to play the new file"
+        )
     return 0
+
+
+def _package(
+    args: argparse.Namespace, argv: list[str]
+) -> tuple[Path, dict[str, Any], PolicyValueNet]:
+    """Return where the packaged network goes, its meta and the network (ValueError, naming
+    the option typed in ``argv``, for anything that would stop it: nothing is written yet)."""
+    try:
+        game = probe_game(args.env, dict(args.param))
+    except ValueError as err:
+        raise ValueError(f"--param: {one_line(err)}") from None
+    if args.out is not None:
+        problem = _out_problem(args.out)
+        if problem:
+            raise ValueError(f"--out {problem}, got {quote(args.out)}")
+    elif not EXPERTS.is_dir():
+        raise ValueError(
+            "give --out: the default replaces the packaged expert of the source checkout the "
+            f"script is in ({EXPERTS}), and this copy is in none"
+        )
+    net = PolicyValueNet.load(args.network)
+    try:
+        net.check_game(game)
+    except ValueError as err:
+        raise ValueError(
+            f"{one_line(err)}; --env and --param KEY=VALUE name the game it was trained for"
+        ) from None
+    defaults = type(game).params_class()
+    changed = {k: v for k, v in args.param if getattr(defaults, k) != getattr(game.params, k)}
+    out = Path(args.out) if args.out is not None else EXPERTS / _default_name(args.env, changed)
+    meta = dict(net.meta, env=args.env)
+    for key in OPTION_OF:
+        if key != "reuse" and getattr(args, key) is not None:
+            meta[key] = getattr(args, key)
+    if args.reuse is not None:
+        meta["reuse"] = args.reuse == "on"
+    try:
+        packaged = PolicyValueNet(meta, net.arrays)  # checks the new meta
+    except ValueError as err:  # name the option, not the file format's key
+        raise ValueError(_option_named(str(err), args, argv)) from None
+    return out, meta, packaged
+
+
+def _out_problem(path: str) -> str | None:
+    """Return why the packaged file cannot be written at ``path`` (folders are made), or None."""
+    if not path.strip():
+        return "must name a file"
+    if Path(path).is_dir():
+        return "is a folder, not a file"
+    problem = folder_problem(str(Path(path).parent))
+    return None if problem is None else f"cannot be written: its folder {problem}"
+
+
+def _option_named(message: str, args: argparse.Namespace, argv: list[str]) -> str:
+    """Return ``message`` with ``network meta KEY`` spelt as the option that set KEY, as typed
+    in ``argv`` (``--rollout-weight`` is the old spelling of ``--playout-weight``)."""
+    match = re.match(r"network meta (\w+)\b", message)
+    if not (match and match.group(1) in OPTION_OF and getattr(args, match.group(1)) is not None):
+        return message
+    typed = [a.partition("=")[0] for a in argv]
+    spellings = [OPTION_OF[match.group(1)], *OLD_SPELLINGS.get(match.group(1), ())]
+    option = max(
+        spellings, key=lambda o: max((i for i, t in enumerate(typed) if t == o), default=-1)
+    )
+    return option + message[match.end() :]
 
 
 def _default_name(env: str, params: dict[str, Any]) -> str:

@@ -71,7 +71,7 @@ def test_packaging_refuses_a_network_of_another_game_or_bad_settings(tmp_path, c
     assert "this network plays 'iris', not 'irk'" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         script.main([str(tmp_path / "iris.npz"), "--env", "iris_v0", "--rollout-weight", "2"])
-    assert "rollout_weight must be a number in [0, 1]" in capsys.readouterr().err
+    assert "--rollout-weight must be a number in [0, 1], got 2.0" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
 
 
@@ -99,7 +99,7 @@ def test_packaging_sets_the_root_guide(tmp_path, capsys):
     assert make_agent(f"az:{out},guide_weight=0", "irk_v0").guide_weight == 0  # type: ignore[attr-defined]
     with pytest.raises(SystemExit):
         _script().main([*argv, "--guide-temperature", "-1"])
-    assert "guide_temperature must be a finite number > 0, got -1.0" in capsys.readouterr().err
+    assert "--guide-temperature must be a finite number > 0, got -1.0" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         _script().main([*argv, "--guide", "random"])
 
@@ -109,6 +109,7 @@ def test_packaging_a_network_of_other_players_names_its_file_by_them(tmp_path, c
     net.save(tmp_path / "best.npz")
     script = _script()
     monkeypatch.setattr(script, "EXPERTS", tmp_path / "experts")
+    (tmp_path / "experts").mkdir()  # a checkout's experts folder
     with pytest.raises(SystemExit):  # without --param: made for other parameters
         script.main([str(tmp_path / "best.npz"), "--env", "irk_v0"])
     assert "differing: num_players" in capsys.readouterr().err
@@ -133,3 +134,63 @@ def test_packaging_a_network_of_other_players_names_its_file_by_them(tmp_path, c
     with pytest.raises(SystemExit):
         script.main([*argv, "--param", "players"])
     assert "a parameter is KEY=VALUE" in capsys.readouterr().err
+
+
+def _refused(argv: list[str], capsys, script=None) -> str:
+    """Run the script, expect exit status 2; return its one line on stderr."""
+    with pytest.raises(SystemExit) as info:
+        (script or _script()).main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("package_expert.py: error: ") and err.count("\n") == 1
+    return err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--playout-weight", "5"], "--playout-weight must be a number in [0, 1], got 5.0"),
+        (["--simulations", "-1"], "--simulations must be an int in 0..10000000, got -1"),
+        (["--guide-weight", "3"], "--guide-weight must be a number in [0, 1], got 3.0"),
+        (["--param", "bord=3"], "--param: iris_v0 has no such game parameter"),
+        (["--param", "board_size=2"], "--param: board_size must be from 3 to 16, got 2"),
+        (["--param", "board_size=3"], "--env and --param KEY=VALUE name the game it was trained"),
+    ],
+)
+def test_bad_settings_name_the_option_typed_and_write_nothing(tmp_path, capsys, extra, message):
+    PolicyValueNet.initial(IrisState.new(seed=0), hidden=(8,)).save(tmp_path / "best.npz")
+    out = tmp_path / "expert.npz"
+    argv = [str(tmp_path / "best.npz"), "--env", "iris_v0", "--out", str(out)]
+    assert message in _refused([*argv, *extra], capsys)
+    assert "network meta" not in message
+    assert not out.exists()
+
+
+def test_an_out_that_cannot_be_written_is_refused_before_anything_is_written(tmp_path, capsys):
+    PolicyValueNet.initial(IrisState.new(seed=0), hidden=(8,)).save(tmp_path / "best.npz")
+    argv = [str(tmp_path / "best.npz"), "--env", "iris_v0", "--out"]
+    assert "--out is a folder, not a file" in _refused([*argv, str(tmp_path)], capsys)
+    blocked = tmp_path / "best.npz" / "expert.npz"
+    assert "--out cannot be written: its folder is a file" in _refused(
+        [*argv, str(blocked)], capsys
+    )
+    assert "--out must name a file, got ''" in _refused([*argv, ""], capsys)
+    made = tmp_path / "new" / "expert.npz"  # a missing folder is made
+    assert _script().main([*argv, str(made)]) == 0 and made.is_file()
+
+
+def test_the_default_out_is_only_a_source_checkout_s_experts(tmp_path, capsys, monkeypatch):
+    """Without --out the script replaces the checkout's packaged expert; a copy of the script
+    outside a checkout has no such folder and needs --out (it never makes one up)."""
+    PolicyValueNet.initial(IrisState.new(seed=0), hidden=(8,)).save(tmp_path / "best.npz")
+    script = _script()
+    monkeypatch.setattr(
+        script, "EXPERTS", tmp_path / "src" / "tabletop_envs" / "agents" / "experts"
+    )
+    err = _refused([str(tmp_path / "best.npz"), "--env", "iris_v0"], capsys, script)
+    assert "give --out: the default replaces the packaged expert of the source checkout" in err
+    assert not (tmp_path / "src").exists()
+    assert script.EXPERTS.parent.parent.parent == tmp_path / "src"
+    assert Path(script.__file__).parent.name == "examples"
+    # the real default is this checkout's packaged experts folder, which exists
+    assert _script().EXPERTS.is_dir() and (_script().EXPERTS / "iris_v0.npz").is_file()

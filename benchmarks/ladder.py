@@ -51,6 +51,7 @@ the exact command and the picture, which it saves as ``img/ladder_ENV.png`` besi
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -66,10 +67,12 @@ from typing import Any
 import numpy as np
 
 import tabletop_envs
+from tabletop_envs.agents.expert import check_agents
 from tabletop_envs.agents.registry import make_agent
-from tabletop_envs.core.config import DefaultsHelpFormatter, parse_assignment
+from tabletop_envs.core.config import CommandParser, one_line, parse_assignment, quote
 from tabletop_envs.evaluation import stats
 from tabletop_envs.evaluation.arena import run_arena
+from tabletop_envs.evaluation.paths import folder_problem
 from tabletop_envs.evaluation.stats import (
     DEFAULT_RESAMPLES,
     ELO_SCALE,
@@ -82,6 +85,7 @@ from tabletop_envs.evaluation.stats import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
+PROG = "benchmarks/ladder.py"
 FORMAT = "tabletop_envs ladder 1"
 #: Characters per line of an agent's label in the picture (longer specs wrap after commas).
 TICK_WIDTH = 38
@@ -591,6 +595,31 @@ def update_doc(ladder: Ladder, doc: Path) -> Path:
     return picture
 
 
+def check_doc(doc: str, env: str) -> None:
+    """Raise ValueError, naming ``--doc``, unless the page ``doc`` can be rewritten at the end:
+    it exists, holds ``env``'s markers once each in order, and it and its ``img/`` can be
+    written."""
+    start, end = markers(env)
+    try:
+        text = Path(doc).read_text()
+    except (OSError, UnicodeDecodeError) as err:
+        why = "does not exist" if isinstance(err, FileNotFoundError) else f"cannot be read ({err})"
+        raise ValueError(
+            f"--doc {quote(doc)} {why}; it names a page holding the {start} and {end} markers, "
+            f"between which the ladder goes"
+        ) from None
+    try:
+        rewrite_block(text, env, "")
+    except ValueError as err:
+        raise ValueError(f"--doc {quote(doc)}: {one_line(err)}") from None
+    if not os.access(doc, os.W_OK):
+        raise ValueError(f"--doc {quote(doc)} cannot be written (no permission)")
+    img = Path(doc).parent / "img"
+    problem = folder_problem(str(img))
+    if problem:
+        raise ValueError(f"--doc's picture folder {quote(str(img))} {problem}")
+
+
 # ---- command line -----------------------------------------------------------------------------
 def canonical_command(args: argparse.Namespace) -> str:
     """Return the command that regenerates the ladder's results and outputs."""
@@ -619,10 +648,9 @@ def _param(text: str) -> tuple[str, Any]:
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ladder script."""
-    p = argparse.ArgumentParser(
-        prog="benchmarks/ladder.py",
+    p = CommandParser(
+        prog=PROG,
         description="Round robin of 2-player arena matches between agents, rated by Elo.",
-        formatter_class=DefaultsHelpFormatter,
     )
     p.add_argument("--env", required=True, help="registered env (2 players)")
     p.add_argument(
@@ -650,22 +678,44 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def ladder_from_args(args: argparse.Namespace) -> Ladder:
-    """Validate the command line and return the (unplayed) ladder it describes."""
+    """Validate the command line and return the (unplayed) ladder it describes.
+
+    Everything that would stop the run is refused here (ValueError naming the option), before
+    any game: the agents are made and checked against the game, ``--out`` and ``--doc``
+    (its markers included) checked, matplotlib (for the pictures) looked for.
+    """
     env_kwargs = dict(args.param or [])
-    players = tabletop_envs.make(args.env, **env_kwargs).game_spec.num_players
+    try:
+        env = tabletop_envs.make(args.env, **env_kwargs)
+    except ValueError as err:
+        raise ValueError(f"--param: {one_line(err)}" if env_kwargs else one_line(err)) from None
+    players = env.game_spec.num_players
     if players != 2:
         raise ValueError(f"a ladder is of 2-player games; {args.env} has {players} players here")
+    env.reset(seed=0)
     agents = list(args.agents)
     if len(agents) < 2 or len(set(agents)) != len(agents):
         raise ValueError(f"--agents needs at least 2 different specs, got {agents}")
     for spec in agents:
-        make_agent(spec, args.env, seed=0)  # an unknown spec or a missing model fails here
+        try:  # an unknown spec, a missing model, a network made for other parameters
+            check_agents([(repr(spec), make_agent(spec, args.env, seed=0))], env.game)
+        except (ValueError, OSError) as err:
+            raise ValueError(f"--agents: {one_line(err)}") from None
     if args.games_per_pair < 1:
         raise ValueError(f"--games-per-pair must be >= 1, got {args.games_per_pair}")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")
     if args.resamples < 1:
         raise ValueError(f"--resamples must be >= 1, got {args.resamples}")
     if args.ray < 0:
         raise ValueError(f"--ray needs 0 (local) or more workers, got {args.ray}")
+    problem = folder_problem(args.out)
+    if problem:
+        raise ValueError(f"--out {problem}, got {quote(args.out)}")
+    if args.doc is not None:
+        check_doc(args.doc, args.env)
+    if importlib.util.find_spec("matplotlib") is None:
+        raise ValueError("the ladder's pictures need matplotlib (pip install matplotlib)")
     anchor = args.anchor or ("random" if "random" in agents else agents[0])
     if anchor not in agents:
         raise ValueError(f"--anchor {anchor!r} is not among --agents {agents}")
@@ -740,8 +790,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         ladder = run(args)
-    except ValueError as err:
-        print(f"ladder: error: {err}", file=sys.stderr)
+    except (ValueError, ImportError, OSError) as err:  # the command line's: before any game
+        print(f"{PROG}: error: {one_line(err)}", file=sys.stderr)
         return 2
     print(markdown(ladder))
     return 0

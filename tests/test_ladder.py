@@ -230,6 +230,48 @@ def test_bad_command_lines_say_what_is_wrong(ladder, tmp_path, extra, message):
         run(ladder, tmp_path, *extra)
 
 
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--doc", "{tmp}/missing.md"], "--doc '{tmp}/missing.md' does not exist; it names a page"),
+        (["--doc", "{tmp}/plain.md"], "the page must hold '<!-- ladder:iris_v0 -->' exactly once"),
+        (["--out", "{tmp}/plain.md"], "--out is a file, not a folder, got '{tmp}/plain.md'"),
+        (["--agents", "random", "sb3:{tmp}/none.zip"], "--agents: no SB3 model file"),
+        (["--agents", "random", "az:{tmp}/none.npz"], "--agents: no network file at"),
+        (["--seed", "-1"], "--seed must be >= 0, got -1"),
+        (["--param", "bord=3"], "--param: iris_v0: IrisParams.__init__() got an unexpected"),
+    ],
+)
+def test_a_bad_command_line_is_one_line_before_any_game_or_file(
+    ladder, tmp_path, capsys, monkeypatch, extra, message
+):
+    (tmp_path / "plain.md").write_text("no markers\n")
+    monkeypatch.setattr(ladder, "play_pair", lambda *a, **k: pytest.fail("a game was played"))
+    argv = ["--env", "iris_v0", "--agents", "random", "greedy", "--games-per-pair", "2"]
+    argv += ["--out", str(tmp_path / "out"), "--quiet"]
+    argv += [arg.format(tmp=tmp_path) for arg in extra]
+    assert ladder.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("benchmarks/ladder.py: error: ") and err.count("\n") == 1
+    assert message.format(tmp=tmp_path) in err
+    assert not (tmp_path / "out").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain.md"]
+
+
+def test_a_network_for_other_parameters_is_refused_before_any_game(ladder, tmp_path, capsys):
+    from tabletop_envs.agents.az import PolicyValueNet
+    from tabletop_envs.games.iris.rules import IrisState
+
+    PolicyValueNet.initial(IrisState.new(seed=0), hidden=(8,)).save(tmp_path / "net.npz")
+    argv = ["--env", "iris_v0", "--param", "board_size=3", "--games-per-pair", "2"]
+    argv += ["--agents", "random", f"az:{tmp_path / 'net.npz'}", "--out", str(tmp_path / "out")]
+    assert ladder.main(argv) == 2
+    assert "cannot play this game: this iris network was made for other parameters" in (
+        capsys.readouterr().err
+    )
+    assert not (tmp_path / "out").exists()
+
+
 def test_more_than_two_players_is_refused(ladder, capsys):
     argv = ["--env", "irk_v0", "--param", "num_players=3", "--agents", "random", "greedy"]
     assert ladder.main([*argv, "--games-per-pair", "2"]) == 2

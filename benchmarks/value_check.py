@@ -21,21 +21,38 @@ Results (``playout`` and ``outcome``) are on the scale the network learnt (the f
 (positions grouped by how far into their game they lie), the correlation of ``net`` and of
 ``playout`` with ``outcome``. Use a ``--seed`` no training run used: the deals are then new to
 the network. A value that correlates no better than one random playout adds little to a search
-that mixes playouts in.
+that mixes playouts in. A network made for other game parameters than the defaults (three
+players, say) is checked with them: ``--param num_players=3``.
+
+A mistake (an unknown agent, a missing network file, a network made for other parameters, a
+count out of range) is one line ``value_check.py: error: ...`` naming the option, before any
+game.
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 import tabletop_envs
 from tabletop_envs.agents import make_agent
+from tabletop_envs.agents.az import AZAgent
+from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.expert import az_agent_of
+from tabletop_envs.core.config import (
+    CommandParser,
+    Config,
+    add_options,
+    from_args,
+    one_line,
+    quote,
+    setting,
+)
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import registered_envs
 from tabletop_envs.search.evaluator import encode
@@ -43,6 +60,61 @@ from tabletop_envs.search.values import value_targets
 
 #: Stages of a game the positions are grouped by (fifths of its length).
 STAGES = 5
+PROG = "value_check.py"
+
+
+def _registered(name: str) -> str | None:
+    return None if name in registered_envs() else f"must be one of {', '.join(registered_envs())}"
+
+
+@dataclass
+class ValueCheckConfig(Config):
+    """The command line of this script."""
+
+    env: str = setting("irk_v0", check=_registered, help="registered env")
+    params: dict[str, Any] = setting(
+        default_factory=dict,
+        flags=("--param",),
+        metavar="KEY=VALUE",
+        help="game parameter the network was made for, repeatable (e.g. num_players=3)",
+    )
+    agent: str = setting("expert", help="the network's agent: an az:PATH or expert spec")
+    players: tuple[str, ...] | None = setting(
+        None, help="agent specs playing the seats, cycled (none: greedy)"
+    )
+    games: int = setting(200, low=1, help="games played")
+    epsilon: float = setting(
+        0.1, low=0, high=1, help="chance that a move is replaced by a random legal one"
+    )
+    seed: int = setting(31337, low=0, help="seed of the first game (one no training used)")
+
+
+def make_agents(args: Any) -> tuple[AZAgent, list[Agent]]:
+    """Return the network's search agent and the seats' players, each checked on the game
+    ``args`` describes (ValueError naming the option otherwise): before any game."""
+    try:
+        env = tabletop_envs.make(args.env, **args.params)
+    except ValueError as err:
+        raise ValueError(f"--param: {one_line(err)}") from None
+    game = env.game_class(env.params, 0)
+    try:
+        agent = az_agent_of(make_agent(args.agent, args.env, seed=0), game)
+    except (ValueError, OSError) as err:
+        raise ValueError(f"--agent: {one_line(err)}") from None
+    if agent is None:
+        raise ValueError(f"--agent {quote(args.agent)} is not an az:PATH or expert spec")
+    try:
+        agent.net.check_game(game)
+    except ValueError as err:
+        raise ValueError(
+            f"--agent: {one_line(err)}; --param KEY=VALUE gives the game parameters it was made for"
+        ) from None
+    specs = args.players or ["greedy"]
+    try:
+        players = [make_agent(specs[s % len(specs)], args.env) for s in range(game.num_players)]
+    except (ValueError, OSError) as err:
+        raise ValueError(f"--players: {one_line(err)}") from None
+    return agent, players
 
 
 def playout_value(
@@ -56,15 +128,15 @@ def playout_value(
     return float(value_targets(state, target, scale)[seat])
 
 
-def record(args: argparse.Namespace) -> list[tuple[int, float, float, float]]:
-    """Play the games; return ``(stage, net, playout, outcome)`` of every recorded position."""
-    env = tabletop_envs.make(args.env)
-    agent = az_agent_of(make_agent(args.agent, args.env, seed=0), env.game_class(env.params, 0))
-    if agent is None:
-        raise SystemExit(f"{args.agent} is not an az agent")
+def record(
+    args: Any, made: tuple[AZAgent, list[Agent]] | None = None
+) -> list[tuple[int, float, float, float]]:
+    """Play the games ``args`` (a :class:`ValueCheckConfig`) describe with the agents ``made``
+    (default: :func:`make_agents`); return ``(stage, net, playout, outcome)`` of every recorded
+    position."""
+    agent, players = made or make_agents(args)
+    env = tabletop_envs.make(args.env, **args.params)
     net, target, scale = agent.net, agent.value_target or "result", agent.score_scale
-    specs = args.players or ["greedy"]
-    players = [make_agent(specs[s % len(specs)], args.env) for s in range(len(env.possible_agents))]
     rows = []
     for k in range(args.games):
         env_game = env.game_class(env.params, args.seed + k)
@@ -106,17 +178,21 @@ def correlation(a: Sequence[float], b: Sequence[float]) -> float:
     return float(np.corrcoef(a, b)[0, 1])
 
 
+def _mean_size(values: Sequence[float]) -> float:
+    """Return the mean of ``|v|`` (nan for no values: a stage without positions)."""
+    return statistics.fmean(abs(v) for v in values) if values else float("nan")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Record the positions and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--env", choices=registered_envs(), default="irk_v0")
-    parser.add_argument("--agent", default="expert", help="an az:PATH or expert spec")
-    parser.add_argument("--players", nargs="*", help="agent specs playing the seats (cycled)")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--epsilon", type=float, default=0.1)
-    parser.add_argument("--seed", type=int, default=31337)
-    args = parser.parse_args(argv)
-    rows = record(args)
+    parser = CommandParser(prog=PROG, description=__doc__.splitlines()[0])
+    add_options(parser, ValueCheckConfig)
+    try:
+        args = from_args(ValueCheckConfig, parser.parse_args(argv))
+        made = make_agents(args)
+    except ValueError as err:  # all before the first game
+        parser.error(str(err))
+    rows = record(args, made)
     print(f"{args.env}, {args.agent}: {len(rows)} positions of {args.games} games")
     print(f"{'stage':>7} {'positions':>9} {'net r':>7} {'playout r':>9} {'net mean |v|':>12}")
     for stage in range(STAGES):
@@ -124,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         nets, plays, outs = ([r[i] for r in part] for i in (1, 2, 3))
         print(
             f"{stage + 1:>5}/{STAGES} {len(part):>9} {correlation(nets, outs):>7.3f} "
-            f"{correlation(plays, outs):>9.3f} {statistics.fmean(abs(v) for v in nets):>12.3f}"
+            f"{correlation(plays, outs):>9.3f} {_mean_size(nets):>12.3f}"
         )
     return 0
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -18,6 +19,7 @@ def load(name: str, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, module)  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -145,8 +147,8 @@ def test_value_check_scores_values_against_the_games_own_outcomes(
         return honest(self, seat, rng)  # type: ignore[arg-type]
 
     monkeypatch.setattr(IrkState, "resample_hidden", counted)
-    args = check.argparse.Namespace(
-        env="irk_v0", agent=f"az:{path}", players=["random"], games=2, epsilon=0.0, seed=5
+    args = check.ValueCheckConfig(
+        env="irk_v0", agent=f"az:{path}", players=("random",), games=2, epsilon=0.0, seed=5
     )
     rows = check.record(args)
     # every position with a choice: Irk's 22 steps less the forced last bets (one tile each)
@@ -185,3 +187,54 @@ def test_the_split_agent_asks_the_chooser_to_choose_and_the_placer_to_place(
     assert any(role == "placer" for role, _ in asked)
     assert split_module.main(["--chooser", "random", "--placer", "random", "--games", "2"]) == 0
     assert "choose=random+place=random" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--agent", "az:{tmp}/missing.npz"], "--agent: no network file at"),
+        (["--agent", "nobody"], "--agent: unknown agent 'nobody'"),
+        (["--agent", "greedy"], "--agent 'greedy' is not an az:PATH or expert spec"),
+        (["--players", "7"], "--players: unknown agent '7'"),
+        (["--games", "0"], "--games must be an integer >= 1, got 0"),
+        (["--epsilon", "2"], "--epsilon must be a number from 0 to 1, got 2.0"),
+        (["--seed", "-1"], "--seed must be an integer >= 0, got -1"),
+        (["--param", "bad=1"], "--param: irk_v0: IrkParams.__init__() got an unexpected"),
+        (["--param", "num_players=3"], "--agent: this irk network was made for other parameters"),
+    ],
+)
+def test_value_check_refuses_a_bad_command_line_in_one_line_before_any_game(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    extra: list[str],
+    message: str,
+) -> None:
+    from tabletop_envs.agents.az import PolicyValueNet
+    from tabletop_envs.games.irk.rules import IrkState
+
+    check = load("value_check", monkeypatch)
+    PolicyValueNet.initial(IrkState.new(seed=0), hidden=(8,), seed=1).save(tmp_path / "net.npz")
+    monkeypatch.setattr(check, "record", lambda *a: pytest.fail("a game was played"))
+    argv = ["--env", "irk_v0", "--agent", f"az:{tmp_path / 'net.npz'}", "--games", "1"]
+    with pytest.raises(SystemExit) as info:
+        check.main([*argv, *(arg.format(tmp=tmp_path) for arg in extra)])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("value_check.py: error: ") and err.count("\n") == 1
+    assert message in err
+
+
+def test_value_check_plays_a_network_of_other_parameters_named_by_param(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tabletop_envs.agents.az import PolicyValueNet
+    from tabletop_envs.games.irk.rules import IrkState
+
+    check = load("value_check", monkeypatch)
+    net = PolicyValueNet.initial(IrkState.new(seed=0, num_players=3), hidden=(8,), seed=1)
+    net.save(tmp_path / "net.npz")
+    argv = ["--env", "irk_v0", "--agent", f"az:{tmp_path / 'net.npz'}", "--games", "1"]
+    assert check.main([*argv, "--param", "num_players=3"]) == 0
+    assert "positions of 1 games" in capsys.readouterr().out
+    assert check._mean_size([]) != check._mean_size([])  # a stage without positions: nan

@@ -344,6 +344,8 @@ def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         parser.error(f"--seconds must be a number of seconds in (0, 3600], got {args.seconds}")
     if not 1 <= args.rounds <= 1000:
         parser.error(f"--rounds must be from 1 to 1000, got {args.rounds}")
+    if args.seed < 0:
+        parser.error(f"--seed must be >= 0, got {args.seed}")
     names = tabletop_envs.registered_envs()
     known = {*names, *(name.rsplit("_v", 1)[0] for name in names)}
     for name in args.env or ():

@@ -26,7 +26,6 @@ wall`` for elapsed time), as in ``bench.py``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -37,8 +36,9 @@ import numpy as np
 from bench import CLOCKS, ENV_PARAMS, machine_info
 
 import tabletop_envs
-from tabletop_envs.cli import DefaultsHelpFormatter
+from tabletop_envs.core.config import CommandParser, quote
 from tabletop_envs.core.game import GameState
+from tabletop_envs.evaluation.paths import file_problem
 
 #: The timed operations, in table order.
 OPERATIONS = ("clone", "clone, Generator built", "resample_hidden", "apply", "apply, on clones")
@@ -175,9 +175,7 @@ def report(costs: dict[str, dict[str, list[float]]], info: dict[str, Any]) -> di
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, time the operations and print them."""
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n")[0], formatter_class=DefaultsHelpFormatter
-    )
+    parser = CommandParser(prog="core_costs.py", description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=20, help="seeded random games per env")
     parser.add_argument("--rounds", type=int, default=11, help="round-robin rounds")
     parser.add_argument("--env", action="append", help="only this registered env (repeatable)")
@@ -187,6 +185,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.rounds < 1:
         parser.error("--games and --rounds must be >= 1")
+    if args.seed < 0:
+        parser.error(f"--seed must be >= 0, got {args.seed}")
+    problem = file_problem(args.json)  # before the measuring, not after it
+    if problem:
+        parser.error(f"--json {problem}, got {quote(args.json)}")
     names = tabletop_envs.registered_envs()
     if args.env:
         unknown = [e for e in args.env if e not in names]

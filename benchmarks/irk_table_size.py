@@ -18,14 +18,15 @@ share of placement steps with an unbounded-legal placement that leaves the ``T``
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
 
 import numpy as np
 
-from tabletop_envs.games.irk.rules import PLACE, IrkState, opening_count
+from tabletop_envs.core.config import CommandParser, quote
+from tabletop_envs.evaluation.paths import file_problem
+from tabletop_envs.games.irk.rules import PLACE, IrkParams, IrkState, opening_count
 
 BIG = 61
 MARGIN = 3
@@ -76,12 +77,24 @@ def play(num_players: int, seed: int) -> list[tuple[int, int, int, int]]:
 
 def main(argv: list[str] | None = None) -> int:
     """Measure and print the table (and JSON with ``--json``)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandParser(prog="irk_table_size.py", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5000, help="random games per player count")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(range(9, 32)))
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be >= 1, got {args.games}")
+    for n in args.players:
+        try:
+            IrkParams(num_players=n)
+        except ValueError as err:
+            parser.error(f"--players: {err}")
+    if any(size < 1 for size in args.sizes):
+        parser.error(f"--sizes must be >= 1, got {args.sizes}")
+    problem = file_problem(args.json)  # before the games, not after them
+    if problem:
+        parser.error(f"--json {problem}, got {quote(args.json)}")
     report: dict[str, dict[str, dict[str, float]]] = {}
     for n in args.players:
         start = time.perf_counter()

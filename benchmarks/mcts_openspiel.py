@@ -37,7 +37,8 @@ import numpy as np
 from bench import CLOCKS, machine_info
 
 from tabletop_envs.agents.mcts import MCTSAgent
-from tabletop_envs.cli import DefaultsHelpFormatter
+from tabletop_envs.core.config import CommandParser, quote
+from tabletop_envs.evaluation.paths import file_problem
 from tabletop_envs.games.iris.rules import IrisState
 
 OURS = "mcts iris_v0"
@@ -181,9 +182,7 @@ def report(data: dict[str, Any], args: argparse.Namespace, info: dict[str, Any])
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, run both searchers, print the figures; exit 1 below the target."""
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n")[0], formatter_class=DefaultsHelpFormatter
-    )
+    parser = CommandParser(prog="mcts_openspiel.py", description=__doc__.split("\n")[0])
     parser.add_argument("--simulations", type=int, default=400, help="simulations per search")
     parser.add_argument(
         "--plies",
@@ -204,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--simulations, --rounds and --seeds must be >= 1")
     if any(p < 0 for p in args.plies):
         parser.error("--plies must be >= 0")
+    problem = file_problem(args.json)  # before the measuring, not after it
+    if problem:
+        parser.error(f"--json {problem}, got {quote(args.json)}")
     try:
         import pyspiel  # noqa: F401
     except ImportError as err:

@@ -238,3 +238,35 @@ def test_value_check_plays_a_network_of_other_parameters_named_by_param(
     assert check.main([*argv, "--param", "num_players=3"]) == 0
     assert "positions of 1 games" in capsys.readouterr().out
     assert check._mean_size([]) != check._mean_size([])  # a stage without positions: nan
+
+
+@pytest.mark.parametrize(
+    ("name", "argv", "message"),
+    [
+        ("core_costs", ["--json", "{tmp}/no/x.json"], "--json must go into an existing folder"),
+        ("core_costs", ["--seed", "-1"], "--seed must be >= 0, got -1"),
+        ("mcts_openspiel", ["--json", "{tmp}"], "--json is a folder, not a file"),
+        ("irk_table_size", ["--json", "{tmp}/no/x.json"], "--json must go into an existing"),
+        ("irk_table_size", ["--games", "0"], "--games must be >= 1, got 0"),
+        ("irk_table_size", ["--players", "9"], "--players: num_players must be from 2 to 4"),
+        ("bench", ["--seed", "-1"], "--seed must be >= 0, got -1"),
+    ],
+)
+def test_benchmarks_refuse_a_bad_option_in_one_line_before_measuring(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    argv: list[str],
+    message: str,
+) -> None:
+    """An unwritable --json was found only after the whole measurement (FileNotFoundError)."""
+    script = load(name, monkeypatch)
+    for slow in ("measure", "play"):  # nothing may be measured or played
+        if hasattr(script, slow):
+            monkeypatch.setattr(script, slow, lambda *a, **k: pytest.fail("measured"))
+    with pytest.raises(SystemExit) as info:
+        script.main([arg.format(tmp=tmp_path) for arg in argv])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

@@ -19,13 +19,13 @@ same.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.az import AZAgent
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.expert import az_agent_of
+from tabletop_envs.core.config import CommandParser
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import make, registered_envs
 from tabletop_envs.evaluation import run_arena
@@ -60,18 +60,25 @@ class PeekingAgent(Agent):
 
 def main(argv: list[str] | None = None) -> int:
     """Play both matches and print them."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandParser(prog="az_ceiling.py", description=__doc__.splitlines()[0])
     parser.add_argument("--env", choices=registered_envs(), default="isis_osiris_v0")
     parser.add_argument("--agent", default="expert", help="an az:PATH or expert spec")
     parser.add_argument("--opponent", default="greedy")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=12345)
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be >= 1, got {args.games}")
+    for option, spec in (("--agent", args.agent), ("--opponent", args.opponent)):
+        try:  # an unknown spec, a missing file: before any game
+            make_agent(spec, args.env, seed=0)
+        except (ValueError, OSError) as err:
+            parser.error(f"{option}: {err}")
     for label, peeking in (("as shipped", False), ("peeking", True)):
         env = make(args.env)
         agent = az_agent_of(make_agent(args.agent, args.env, seed=0), env.game_class(env.params, 0))
         if agent is None:
-            parser.error(f"{args.agent} is not an az agent")
+            parser.error(f"--agent {args.agent!r} is not an az:PATH or expert spec")
         player: Agent = PeekingAgent(agent) if peeking else agent
         start = time.perf_counter()
         result = run_arena(args.env, [player, args.opponent], args.games, args.seed)

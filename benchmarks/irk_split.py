@@ -14,10 +14,9 @@ two agents played whole on the same deals, it shows where one agent's strength o
 
 from __future__ import annotations
 
-import argparse
-
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.core.config import CommandParser
 from tabletop_envs.core.game import GameState
 from tabletop_envs.evaluation import run_arena
 from tabletop_envs.games.irk.rules import CHOOSE
@@ -46,13 +45,20 @@ class SplitAgent(Agent):
 
 def main(argv: list[str] | None = None) -> int:
     """Play the split agent against the opponent and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandParser(prog="irk_split.py", description=__doc__.splitlines()[0])
     parser.add_argument("--chooser", default="expert", help="agent spec of the choose steps")
     parser.add_argument("--placer", default="planner", help="agent spec of the place steps")
     parser.add_argument("--opponent", default="greedy")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=4242)
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be >= 1, got {args.games}")
+    for option in ("chooser", "placer", "opponent"):
+        try:  # an unknown spec, a missing file: before any game
+            make_agent(getattr(args, option), ENV)
+        except (ValueError, OSError) as err:
+            parser.error(f"--{option}: {err}")
     split = SplitAgent(args.chooser, args.placer)
     print(run_arena(ENV, [split, args.opponent], args.games, args.seed).table())
     return 0

@@ -270,3 +270,33 @@ def test_benchmarks_refuse_a_bad_option_in_one_line_before_measuring(
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "argv", "message"),
+    [
+        ("az_ceiling", ["--games", "0"], "--games must be >= 1, got 0"),
+        ("az_ceiling", ["--agent", "az:{tmp}/none.npz"], "--agent: no network file at"),
+        ("az_ceiling", ["--opponent", "nobody"], "--opponent: unknown agent 'nobody'"),
+        ("az_ceiling", ["--agent", "greedy"], "--agent 'greedy' is not an az:PATH or expert"),
+        ("irk_split", ["--games", "0"], "--games must be >= 1, got 0"),
+        ("irk_split", ["--chooser", "nobody"], "--chooser: unknown agent 'nobody'"),
+        ("irk_split", ["--opponent", "az:{tmp}/none.npz"], "--opponent: no network file at"),
+    ],
+)
+def test_match_benchmarks_refuse_a_bad_agent_or_count_in_one_line_before_any_game(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    argv: list[str],
+    message: str,
+) -> None:
+    """These were tracebacks (ValueError, NetworkFileError) from inside the first match."""
+    script = load(name, monkeypatch)
+    monkeypatch.setattr(script, "run_arena", lambda *a, **k: pytest.fail("a game was played"))
+    with pytest.raises(SystemExit) as info:
+        script.main([arg.format(tmp=tmp_path) for arg in argv])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

@@ -23,21 +23,13 @@ import sys
 
 from tabletop_envs.training.train import run_command
 
+#: The settings whose defaults self-play changes (``--help`` shows these).
+SELF_PLAY_DEFAULTS = {"self_play_every": 20_000, "eval_opponent": "greedy", "out": "runs/self_play"}
+
 
 def self_play_main(argv: list[str]) -> int:
     """Run :func:`tabletop_envs.training.train.main` with self-play defaults (errors: one line)."""
-    argv = list(argv)
-    defaults = {
-        "--snapshot-every": "20000",
-        "--eval-opponent": "greedy",
-        "--out": "runs/self_play",
-    }
-    aliases = {"--snapshot-every": ("--self-play-every",)}
-    for flag, value in defaults.items():
-        names = (flag, *aliases.get(flag, ()))
-        if not any(a == n or a.startswith(n + "=") for a in argv for n in names):
-            argv += [flag, value]
-    return run_command(argv, prog="self_play.py")
+    return run_command(argv, prog="self_play.py", defaults=SELF_PLAY_DEFAULTS)
 
 
 if __name__ == "__main__":

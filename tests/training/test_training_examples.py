@@ -76,6 +76,14 @@ def test_self_play_example(tmp_path: Path) -> None:
     assert results["config"]["self_play_every"] == 64
 
 
+def test_self_play_help_shows_its_own_defaults() -> None:
+    text = _run("self_play.py", "--help")
+    flat = " ".join(text.split())
+    assert "pool every K steps (0: none); an integer >= 0 (default: 20000)" in flat
+    assert "the last one of an a+b pool) (default: greedy)" in flat
+    assert "(default: runs/self_play)" in flat
+
+
 def test_train_entry_point_with_env_args_and_cnn(tmp_path: Path) -> None:
     """The CLI's entry point: game parameters, a CNN policy, SubprocVecEnv, an opponent pool."""
     from tabletop_envs.training.train import main

@@ -17,7 +17,7 @@ The PPO trainer lives in :mod:`tabletop_envs.training.ppo` (``config``, ``run``,
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tabletop_envs.agents.single_agent import OpponentPool, SingleAgentEnv
@@ -42,11 +42,17 @@ def parse_env_args(items: Sequence[str] | None) -> dict[str, Any]:
     return dict(parse_assignment(item) for item in items or ())
 
 
-def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    prog: str | None = None,
+    defaults: Mapping[str, Any] | None = None,
+) -> int:
     """Command-line entry point: parse ``argv``, train, print the final win rate.
 
     ``--algo az`` hands the other arguments to :func:`tabletop_envs.training.az.main`; the
-    default ``--algo ppo`` to :func:`tabletop_envs.training.ppo.cli.main`.
+    default ``--algo ppo`` to :func:`tabletop_envs.training.ppo.cli.main`, with ``defaults``
+    (PPO settings' defaults a script changes, by field name).
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     algo = CommandParser(add_help=False, prog=prog)
@@ -56,10 +62,15 @@ def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
         from tabletop_envs.training import az
 
         return int(az.main(rest, prog=f"{prog or 'train.py'} --algo az"))
-    return ppo_main(argv, prog=prog)
+    return ppo_main(argv, prog=prog, defaults=defaults)
 
 
-def run_command(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
+def run_command(
+    argv: Sequence[str] | None = None,
+    *,
+    prog: str | None = None,
+    defaults: Mapping[str, Any] | None = None,
+) -> int:
     """Run :func:`main` for a terminal: a user's mistake is one line, exit status 2.
 
     A ValueError (a setting outside its valid values, an unknown env or agent spec) or an
@@ -67,7 +78,7 @@ def run_command(argv: Sequence[str] | None = None, *, prog: str | None = None) -
     error: MESSAGE`` on stderr instead of a traceback; :func:`main` itself raises it.
     """
     try:
-        return main(argv, prog=prog)
+        return main(argv, prog=prog, defaults=defaults)
     except (ValueError, OSError) as err:
         print(f"{prog or 'train.py'}: error: {one_line(err)}", file=sys.stderr)
         return 2

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tabletop_envs.core.config import CommandParser, add_options, from_args, options_named
 from tabletop_envs.core.errors import InvalidParameterError
@@ -40,11 +41,14 @@ def layer_sizes(text: str) -> tuple[int, ...]:
         ) from None
 
 
-def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
-    """Return the argument parser of the PPO trainer (:func:`main`)."""
+def build_parser(
+    prog: str | None = None, defaults: Mapping[str, Any] | None = None
+) -> argparse.ArgumentParser:
+    """Return the argument parser of the PPO trainer (:func:`main`); ``defaults`` overrides
+    fields' defaults (a script's own, such as ``examples/self_play.py``'s), shown in ``--help``."""
     p = CommandParser(prog=prog, description=TrainConfig.about)
     add_algo_option(p)
-    add_options(p, TrainConfig)
+    add_options(p, TrainConfig, defaults=defaults)
     p.add_argument(
         "--net-arch",
         dest="net_arch",
@@ -71,14 +75,19 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
     return from_args(TrainConfig, args, learner_seat=seat)
 
 
-def main(argv: Sequence[str] | None = None, *, prog: str | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    prog: str | None = None,
+    defaults: Mapping[str, Any] | None = None,
+) -> int:
     """Parse ``argv``, train with MaskablePPO, print the final win rate; return the exit code.
 
     A setting outside its valid values raises
     :class:`~tabletop_envs.core.errors.InvalidParameterError` (a ValueError) naming it.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser(prog).parse_args(argv)
+    args = build_parser(prog, defaults).parse_args(argv)
     try:
         import sb3_contrib  # noqa: F401
         import torch  # noqa: F401

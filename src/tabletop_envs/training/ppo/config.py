@@ -63,7 +63,7 @@ class TrainConfig(Config):
         "load only files you trust); a+b+...: a pool, one drawn per episode",
     )
     eval_opponent: str | None = setting(
-        None, help="evaluation opponent (default: opponent, the last one of an a+b pool)"
+        None, help="evaluation opponent; none: --opponent (the last one of an a+b pool)"
     )
     self_play_every: int = setting(
         0,

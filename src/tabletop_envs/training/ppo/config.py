@@ -202,7 +202,7 @@ class TrainConfig(Config):
                 f"opponent has an empty part, got {quote(self.opponent)}: give agent specs "
                 "joined by + (e.g. random+greedy)"
             )
-        if self.init_model is not None:
+        if self.init_model:  # empty: none, as the run reads it
             problem = model_file_problem(self.init_model)
             if problem:
                 raise InvalidParameterError(f"init_model {problem}, got {quote(self.init_model)}")

@@ -13,7 +13,7 @@ from tabletop_envs.games.irk.image import window
 from tabletop_envs.games.isis_osiris.image import NEGATIVE, POSITIVE, SEAT_COLORS
 from tabletop_envs.games.isis_osiris.image import drawing as isis_drawing
 from tabletop_envs.render import font
-from tabletop_envs.render.draw import Circle, Drawing, Polygon, Rect, Text, to_rgb, to_svg
+from tabletop_envs.render.draw import Circle, Drawing, Polygon, Rect, Text, fit, to_rgb, to_svg
 from tests.conformance.cases import CASES, new_game, random_action
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -37,6 +37,9 @@ def test_svg_parses_and_agrees_with_the_rgb_array(name: str, params: dict, steps
     root = ET.fromstring(text)
     assert root.tag == f"{SVG}svg"
     picture = env.env_spec.load_image()(env.game)
+    frame_size = env.env_spec.load_frame()
+    if frame_size is not None:
+        picture = fit(picture, *frame_size(env.game.params))
     assert (int(root.get("width")), int(root.get("height"))) == (picture.width, picture.height)
     shapes = [el for el in root if el.tag != f"{SVG}title"]
     assert len(shapes) == len(picture.shapes) + 1  # the background first
@@ -47,6 +50,41 @@ def test_svg_parses_and_agrees_with_the_rgb_array(name: str, params: dict, steps
     img = env.render()
     assert img.shape == (picture.height, picture.width, 3) and img.dtype == np.uint8
     np.testing.assert_array_equal(img, to_rgb(picture))
+
+
+@pytest.mark.parametrize(("name", "params"), CASES)
+def test_an_envs_frames_have_one_shape_from_reset_to_the_end(name: str, params: dict) -> None:
+    """What a video writer or Gymnasium's HumanRendering needs (Iris's status grew at the end
+    and Irk's table window grew as tiles were laid, so frames changed shape mid-game)."""
+    frame_size = make(name).env_spec.load_frame()
+    if frame_size is None:
+        pytest.skip(f"{name} declares no frame size")
+    for seed in range(3):
+        env = make(name, render_mode="rgb_array", **params)
+        env.reset(seed=seed)
+        shapes = {env.render().shape}
+        rng = np.random.default_rng(seed)
+        while not env.game.is_terminal:
+            env.step(random_action(env.game, rng))
+            shapes.add(env.render().shape)
+        assert shapes == {(*frame_size(env.game.params), 3)}
+
+
+def test_fit_scales_a_larger_drawing_and_pads_a_smaller_one() -> None:
+    big = Drawing(200, 100, (1, 2, 3))
+    big.add(Rect(10, 20, 30, 40, (9, 9, 9), (0, 0, 0), 2.0), Circle(100, 50, 10, (5, 5, 5)))
+    big.add(Polygon(((0, 0), (200, 0), (200, 100)), (7, 7, 7)), Text(20, 80, "HI", 10.0))
+    out = fit(big, 100, 100)  # half the size, centred across: nothing to shift down
+    assert (out.width, out.height, out.background) == (100, 100, (1, 2, 3))
+    assert out.shapes == [
+        Rect(5, 10, 15, 20, (9, 9, 9), (0, 0, 0), 1.0),
+        Circle(50, 25, 5, (5, 5, 5), None, 0.5),
+        Polygon(((0, 0), (100, 0), (100, 50)), (7, 7, 7), None, 0.5),
+        Text(10, 40, "HI", 5.0),
+    ]
+    small = fit(Drawing(50, 20, shapes=[Rect(0, 0, 50, 20, (9, 9, 9))]), 40, 100)
+    assert small.shapes == [Rect(25, 0, 50, 20, (9, 9, 9))]  # the same size, centred across
+    assert to_rgb(small).shape == (40, 100, 3)
 
 
 def test_the_backends_paint_the_same_shapes() -> None:

@@ -16,6 +16,7 @@ from tabletop_envs.games.iris.image import (
     STONE_COLORS,
     cell_center,
     draw,
+    frame_size,
     image_size,
     pair_colors,
 )
@@ -98,8 +99,10 @@ def test_env_render_rgb_array_returns_the_image() -> None:
         env.step(int(np.flatnonzero(mask)[0]))
     img = env.render()
     assert isinstance(img, np.ndarray)
-    assert img.shape == (*image_size(6), 3)
-    np.testing.assert_array_equal(img, draw(env.game))
+    assert img.shape == (*frame_size(env.game.params), 3) == (*image_size(6, 4), 3)
+    picture = draw(env.game)  # a one-line status: the frame's lower lines stay empty
+    np.testing.assert_array_equal(img[: picture.shape[0]], picture)
+    assert (img[picture.shape[0] :] == img[-1, -1]).all()
 
 
 def test_the_image_module_needs_no_pillow_or_pygame() -> None:

@@ -7,6 +7,7 @@ import contextlib
 import io
 from typing import Any
 
+import numpy as np
 import pytest
 from pettingzoo.test import render_test
 from pettingzoo.utils.conversions import parallel_to_aec
@@ -55,3 +56,42 @@ def test_gymnasium_view_renders_for_a_human(
     capsys.readouterr()
     assert human.render() is None
     assert capsys.readouterr().out == ansi.render() + "\n"
+
+
+@pytest.mark.parametrize("view", ["aec", "parallel", "gymnasium"])
+@pytest.mark.parametrize(("name", "params"), CASES)
+def test_human_mode_shows_every_position_on_its_own(
+    name: str, params: dict[str, Any], view: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gymnasium's and PettingZoo's convention (connect_four_v3, CartPole): "human" renders
+    during reset and step, without a call to render(); before, nothing showed."""
+    shown: list[str] = []
+    monkeypatch.setattr("builtins.print", lambda text, **_: shown.append(text))
+    rng = np.random.default_rng(0)
+    if view == "aec":
+        env = make(name, render_mode="human", **params)
+        env.reset(seed=0)
+        moves = 0
+        for agent in env.agent_iter():
+            _, _, term, trunc, _ = env.last()
+            mask = env.infos[agent]["action_mask"]
+            env.step(None if term or trunc else int(rng.choice(np.flatnonzero(mask))))
+            moves += not (term or trunc)
+        assert len(shown) == 1 + moves and shown[-1] == env.game.render_text()
+    elif view == "parallel":
+        par = make_parallel(name, render_mode="human", **params)
+        _, infos = par.reset(seed=0)
+        steps = 0
+        while par.agents:
+            masks = {a: infos[a]["action_mask"] for a in par.agents}
+            actions = {a: int(rng.choice(np.flatnonzero(m))) for a, m in masks.items() if m.any()}
+            *_, infos = par.step(actions)
+            steps += 1
+        assert len(shown) >= 1 + steps and shown[-1] == par._aec.game.render_text()
+    else:
+        single = make_single_agent_env(name, render_mode="human", **params)
+        _, info = single.reset(seed=0)
+        assert shown, "reset showed nothing"
+        before = len(shown)
+        single.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        assert len(shown) > before

@@ -51,7 +51,11 @@ class EnvSpec:
     whose keys, shapes and dtypes depend only on the parameters (zeros before the end), which
     the envs put in every agent's infos at every step; None puts no result in the infos.
     ``targets`` names ``targets(state, seat)``, where the picture's moves can be clicked (a list
-    of :class:`~tabletop_envs.render.targets.Target`; the web app plays by them).
+    of :class:`~tabletop_envs.render.targets.Target`; the web app plays by them). ``frame``
+    names ``frame_size(params) -> (height, width)``: the one size of the env's ``rgb_array``
+    and ``svg`` frames for those parameters (a picture drawn larger is scaled down to fit, a
+    smaller one padded), so a video or a window gets frames of one shape; None: each frame has
+    its drawing's size.
     """
 
     name: str
@@ -66,6 +70,7 @@ class EnvSpec:
     gym_id: str | None = None
     results: str | None = None
     targets: str | None = None
+    frame: str | None = None
 
     def load_game(self) -> type[GameState]:
         """Return the game's :class:`~tabletop_envs.core.GameState` subclass."""
@@ -84,6 +89,10 @@ class EnvSpec:
     def load_targets(self) -> Any:
         """Return the function listing where the picture's moves are (None when not declared)."""
         return None if self.targets is None else load(self.targets)
+
+    def load_frame(self) -> Callable[[Any], tuple[int, int]] | None:
+        """Return the game's ``frame_size(params)``, or None when it declares none."""
+        return None if self.frame is None else load(self.frame)
 
     def load_moves(self) -> MoveSyntax | None:
         """Return the game's move syntax, or None when it declares none."""

@@ -25,7 +25,8 @@ from tabletop_envs.core.game import TERMINAL, GameState
 from tabletop_envs.core.params import check_choice
 from tabletop_envs.core.registration import EnvSpec
 
-#: ``"human"`` prints the ``"ansi"`` text to stdout and returns None, as PettingZoo envs do.
+#: ``"human"`` prints the ``"ansi"`` text to stdout after every reset and move, and from
+#: ``render()``, which returns None, as PettingZoo and Gymnasium envs do.
 RENDER_MODES = ("human", "ansi", "rgb_array", "svg")
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
 #: ``"dict"``: ``{"observation": Box, "action_mask": Box}``; ``"box"``: the plain Box (the mask
@@ -193,6 +194,8 @@ class TabletopEnv(AECEnv):
         game_seed = int(self._seeds.integers(2**63))
         self.game = self.game_class(self.params, game_seed)
         self._start()
+        if self.render_mode == "human":  # "human" shows every position on its own
+            self.render()
 
     def _start(self) -> None:
         """Reset the PettingZoo bookkeeping around ``self.game``."""
@@ -320,6 +323,8 @@ class TabletopEnv(AECEnv):
                 infos[agent]["action_mask"] = self._zero_mask.copy()
             infos[mover]["action_mask"] = game.legal_mask()  # fresh: never written in place
             self.agent_selection = mover
+        if self.render_mode == "human":
+            self.render()
 
     def _finish(self, returns: np.ndarray) -> None:
         game = self._game()
@@ -365,7 +370,9 @@ class TabletopEnv(AECEnv):
 
     def render(self) -> str | np.ndarray | None:
         """Return the position as ansi text, an RGB array or an SVG string (``render_mode``);
-        ``"human"`` prints the ansi text to stdout and returns None.
+        ``"human"`` prints the ansi text to stdout and returns None. RGB arrays and SVG frames
+        have one size for the env's parameters where the game declares it (its spec's
+        ``frame``; the three games do): a larger picture is scaled down to fit.
 
         Where the game hides information, every mode shows what ``game.render_text()`` shows
         (the public position; Isis & Osiris: the seat to move's view). See each game's page.
@@ -382,9 +389,12 @@ class TabletopEnv(AECEnv):
         if self.render_mode == "human":
             print(game.render_text(), flush=True)
             return None
-        from tabletop_envs.render.draw import to_rgb, to_svg
+        from tabletop_envs.render.draw import fit, to_rgb, to_svg
 
         picture = self.env_spec.load_image()(game)
+        frame_size = self.env_spec.load_frame()
+        if frame_size is not None:  # one frame shape for the whole env: videos, windows
+            picture = fit(picture, *frame_size(game.params))
         return to_svg(picture) if self.render_mode == "svg" else to_rgb(picture)
 
     def state(self) -> np.ndarray:

@@ -147,6 +147,8 @@ class TabletopParallelEnv(ParallelEnv):
         observations, infos = self._observed(live, self._illegal)
         if over:
             self.agents = []
+        if self.render_mode == "human":  # as the AEC env: every position shows on its own
+            self.render()
         return observations, rewards, terminations, truncations, infos
 
     def _play(self, game: GameState, moves: list[tuple[int, Any]]) -> dict[int, IllegalActionError]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 from typing import Any
 
@@ -141,6 +141,35 @@ def hexagon(cx: float, cy: float, radius: float) -> tuple[tuple[float, float], .
 
 
 # ---- raster -------------------------------------------------------------------------------
+def fit(drawing: Drawing, height: int, width: int) -> Drawing:
+    """Return ``drawing`` on a ``height`` x ``width`` canvas: scaled down (every position, size
+    and line width) if it is larger, centred across and set at the top.
+
+    Shapes are scaled as shapes, not pixels, so text and lines stay sharp.
+    """
+    scale = min(1.0, width / drawing.width, height / drawing.height)
+    dx = (width - drawing.width * scale) / 2
+
+    def move(x: float, y: float) -> tuple[float, float]:
+        return dx + x * scale, y * scale
+
+    out = Drawing(width, height, drawing.background)
+    for s in drawing.shapes:
+        if isinstance(s, Rect):
+            x, y = move(s.x, s.y)
+            out.add(replace(s, x=x, y=y, w=s.w * scale, h=s.h * scale, width=s.width * scale))
+        elif isinstance(s, Circle):
+            cx, cy = move(s.cx, s.cy)
+            out.add(replace(s, cx=cx, cy=cy, r=s.r * scale, width=s.width * scale))
+        elif isinstance(s, Polygon):
+            points = tuple(move(*p) for p in s.points)
+            out.add(replace(s, points=points, width=s.width * scale))
+        else:
+            x, y = move(s.x, s.y)
+            out.add(replace(s, x=x, y=y, size=s.size * scale))
+    return out
+
+
 def to_rgb(drawing: Drawing) -> np.ndarray:
     """Return the drawing as a fresh ``(height, width, 3)`` uint8 array."""
     img = canvas(drawing.height, drawing.width, drawing.background)
@@ -291,6 +320,7 @@ __all__ = [
     "Polygon",
     "Rect",
     "Text",
+    "fit",
     "hexagon",
     "text_width",
     "to_rgb",

@@ -15,6 +15,7 @@ SPEC = EnvSpec(
     name="iris_v0",
     game="tabletop_envs.games.iris.rules:IrisState",
     image="tabletop_envs.games.iris.image:drawing",
+    frame="tabletop_envs.games.iris.image:frame_size",
     description="Iris: hexhex connection game, 2 players",
     test_params=({}, {"board_size": 8}, {"board_size": 3, "auto_forced": True}),
     helpers=("action_to_coord", "coord_to_action", "pass_action"),

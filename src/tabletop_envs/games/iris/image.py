@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from tabletop_envs.core.components import connected_components
-from tabletop_envs.games.iris.rules import PLAYER_NAMES, IrisState
+from tabletop_envs.games.iris.rules import PLAYER_NAMES, IrisParams, IrisState
 from tabletop_envs.games.iris.tables import FIRST, OVER, SECOND_OPPOSITE
 from tabletop_envs.render.draw import Circle, Drawing, Polygon, Text, hexagon, to_rgb, wrap
 from tabletop_envs.render.raster import Color
@@ -59,6 +59,17 @@ def image_size(board_size: int, status_lines: int = 1) -> tuple[int, int]:
     width = 2 * MARGIN + math.sqrt(3) * CELL_RADIUS * (2 * m + 2.5)
     height = _board_height(board_size) + STATUS_HEIGHT + STATUS_LINE * (status_lines - 1)
     return math.ceil(height), math.ceil(width)
+
+
+#: Status lines an env frame has room for: the end's result takes four on most boards (a
+#: longer one is scaled down to fit).
+FRAME_STATUS_LINES = 4
+
+
+def frame_size(params: IrisParams) -> tuple[int, int]:
+    """Return the ``(height, width)`` of every ``rgb_array``/``svg`` frame of an env with
+    ``params``: the picture with room for :data:`FRAME_STATUS_LINES` status lines."""
+    return image_size(params.board_size, FRAME_STATUS_LINES)
 
 
 def _board_height(board_size: int) -> float:

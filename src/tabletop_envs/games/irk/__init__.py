@@ -15,6 +15,7 @@ SPEC = EnvSpec(
     name="irk_v0",
     game="tabletop_envs.games.irk.rules:IrkState",
     image="tabletop_envs.games.irk.image:drawing",
+    frame="tabletop_envs.games.irk.image:frame_size",
     description="Irk: secret simultaneous choices, tile stacking and majorities, 2-4 players",
     test_params=(
         {},

@@ -25,6 +25,7 @@ import numpy as np
 
 from tabletop_envs.games.irk.deck import COLOR_LETTERS, GRAY, SQUARE_COLOR, SQUARE_LABEL
 from tabletop_envs.games.irk.observation import NUM_ROUNDS
+from tabletop_envs.games.irk.params import IrkParams
 from tabletop_envs.games.irk.placement import FOOTPRINTS
 from tabletop_envs.games.irk.rules import CHOOSE, OVER, PHASE_NAMES, PLACE, IrkState
 from tabletop_envs.render.draw import Drawing, Polygon, Rect, Text, to_rgb, wrap
@@ -67,6 +68,21 @@ FLOWER_COLORS: tuple[Color, ...] = (
 )
 #: Label ink per flower color: dark on yellow, white on the others.
 FLOWER_INK: tuple[Color, ...] = ((255, 255, 255),) * 2 + ((20, 20, 20),) + ((255, 255, 255),) * 2
+
+
+#: Table cells across and down an env frame has room for (a 2-player game's table stays within
+#: 16 in most games; a larger one is scaled down to fit), and its status lines.
+FRAME_CELLS = 17
+FRAME_STATUS_LINES = 3
+
+
+def frame_size(params: IrkParams) -> tuple[int, int]:
+    """Return the ``(height, width)`` of every ``rgb_array``/``svg`` frame of an env with
+    ``params``: the public picture of a :data:`FRAME_CELLS` table window."""
+    cells = min(FRAME_CELLS, params.table_size)
+    width = 2 * MARGIN + max(LABEL_ROOM + cells * CELL, PANEL_WIDTH)
+    rows = TOP + cells * CELL + MARGIN + 6 + STATUS_LINE * FRAME_STATUS_LINES
+    return rows + params.num_players * ROW_HEIGHT + 2 * MARGIN, width
 
 
 def window(state: IrkState) -> tuple[int, int, int, int]:

@@ -15,6 +15,7 @@ SPEC = EnvSpec(
     name="isis_osiris_v0",
     game="tabletop_envs.games.isis_osiris.rules:IsisOsirisState",
     image="tabletop_envs.games.isis_osiris.image:drawing",
+    frame="tabletop_envs.games.isis_osiris.image:frame_size",
     description="Isis & Osiris: stones and hidden-value tiles on a 6x6 board, 2-4 players",
     test_params=(
         {},

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from tabletop_envs.games.isis_osiris.observation import shows_value
-from tabletop_envs.games.isis_osiris.rules import IsisOsirisState
+from tabletop_envs.games.isis_osiris.rules import IsisOsirisParams, IsisOsirisState
 from tabletop_envs.games.isis_osiris.tables import COLS, NEIGHBORS, PLACE, ROWS, TILE_BASE, TURN
 from tabletop_envs.games.isis_osiris.text import STONE_LETTERS
 from tabletop_envs.render.draw import Circle, Drawing, Polygon, Rect, Text, to_rgb
@@ -62,6 +62,11 @@ def image_size(num_players: int) -> tuple[int, int]:
     width = 2 * MARGIN + LABEL_ROOM + COLS * CELL + INFO_WIDTH
     height = 2 * MARGIN + LABEL_ROOM + ROWS * CELL + MARGIN + num_players * ROW_HEIGHT
     return height, width
+
+
+def frame_size(params: IsisOsirisParams) -> tuple[int, int]:
+    """Return the ``(height, width)`` of every ``rgb_array``/``svg`` frame (the picture's own)."""
+    return image_size(params.num_players)
 
 
 def _tile(out: Drawing, x: float, y: float, side: float, value: int | None) -> None:

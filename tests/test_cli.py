@@ -350,6 +350,10 @@ def _no_games(monkeypatch):
         (["watch", "--record", "{file}/g.json"], "--record must go into a folder"),
         (["watch", "--svg", "{file}"], "--svg is a file, not a folder"),
         (["replay", "{record}", "--gif", "{tmp}"], "--gif is a folder, not a file"),
+        (["watch", "--record", "{tmp}/w.json", "--gif", "{tmp}/x.jpg"], "--gif must end in .gif"),
+        (["replay", "{record}", "--gif", "{tmp}/x.bmp"], "--gif must end in .gif, got '"),
+        (["replay", "{record}", "--gif", "{tmp}/x.png"], "--gif must end in .gif"),
+        (["watch", "--gif", "g.txt"], "--gif must end in .gif, got 'g.txt'"),
     ],
 )
 def test_output_paths_are_checked_before_any_game(argv, message, tmp_path, capsys, monkeypatch):
@@ -363,6 +367,13 @@ def test_output_paths_are_checked_before_any_game(argv, message, tmp_path, capsy
     code, out, err = run([a.format(**names) for a in argv], capsys)
     assert code == 2 and out == ""
     assert message in err and err.count("\n") == 1
+    assert not (tmp_path / "w.json").exists()  # a refused command writes nothing
+
+
+def test_gif_names_are_case_insensitive(tmp_path, capsys):
+    path = tmp_path / "G.GIF"
+    code, _, _ = run(["watch", "--param", "board_size=3", "--gif", str(path)], capsys)
+    assert code == 0 and path.read_bytes()[:3] == b"GIF"
 
 
 def test_parse_param_reads_as_the_config_reader_does():

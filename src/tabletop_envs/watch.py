@@ -43,12 +43,25 @@ PILLOW_HINT = 'pip install "tabletop_envs[render]" (or pillow)'
 
 
 # ---- what the commands declare ----------------------------------------------------------------
+def gif_problem(path: str | None) -> str | None:
+    """Return why a GIF cannot be written at ``path`` (:func:`file_problem`, and the name must
+    end in ``.gif``: Pillow picks the format from it, so ``x.png`` would be a PNG and ``x.jpg``
+    fails after the game is played), or None."""
+    problem = file_problem(path)
+    if problem or path is None:
+        return problem
+    return None if path.lower().endswith(".gif") else "must end in .gif"
+
+
 @dataclass
 class ShowConfig(Config):
     """How a game is shown: text unless a GIF or SVG frames are asked for."""
 
     gif: str | None = setting(
-        None, help="write an animated GIF (needs Pillow)", metavar="PATH", check=file_problem
+        None,
+        help="write an animated GIF to PATH, a name ending in .gif (needs Pillow)",
+        metavar="PATH",
+        check=gif_problem,
     )
     svg: str | None = setting(
         None, help="write one SVG frame per position into DIR", metavar="DIR", check=folder_problem
@@ -222,6 +235,7 @@ def write_gif(
         duration=durations,
         loop=0,
         optimize=False,
+        format="GIF",  # whatever the name says: a GIF is what the caller asked for
     )
     return len(images), width, height
 

@@ -351,6 +351,8 @@ def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     for name in args.env or ():
         if name not in known:
             parser.error(f"--env: unknown env {quote(name)}; registered envs: {', '.join(names)}")
+    if args.seed < 0:
+        parser.error(f"--seed must be an integer >= 0, got {args.seed}")
     problem = file_problem(args.json)
     if problem:
         parser.error(f"--json {problem}, got {quote(args.json)}")

@@ -316,9 +316,15 @@ def test_options_keep_their_defaults_and_meanings():
         (["evaluate", "--param", "board_size"], "expected key=value, got 'board_size'"),
         (["watch", "--delay", "0"], "--delay must be an integer from 1 to 60000"),
         (["evaluate", "--bogus"], "unrecognized arguments: --bogus"),
+        (["play", "--seed", "-1"], "play: error: --seed must be an integer >= 0, got -1"),
+        (["evaluate", "--seed", "-1"], "evaluate: error: --seed must be an integer >= 0, got -1"),
+        (["watch", "--seed", "-1"], "watch: error: --seed must be an integer >= 0, got -1"),
+        (["bench", "--seed", "-1"], "bench: error: --seed must be an integer >= 0, got -1"),
     ],
 )
 def test_bad_values_are_one_line_errors(argv, message, capsys):
+    if argv[0] == "bench" and cli.find_bench() is None:
+        pytest.skip("benchmarks/bench.py ships with the source repository only")
     try:
         code = cli.main(argv)
     except SystemExit as exit_:
@@ -374,6 +380,12 @@ def test_gif_names_are_case_insensitive(tmp_path, capsys):
     path = tmp_path / "G.GIF"
     code, _, _ = run(["watch", "--param", "board_size=3", "--gif", str(path)], capsys)
     assert code == 0 and path.read_bytes()[:3] == b"GIF"
+
+
+def test_seeds_of_any_size_play(capsys):
+    # every seed the library takes (SeedSequence: any integer >= 0) the command takes
+    code, out, _ = run(["watch", "--param", "board_size=3", "--seed", str(10**30)], capsys)
+    assert code == 0 and "result:" in out
 
 
 def test_parse_param_reads_as_the_config_reader_does():

@@ -91,6 +91,7 @@ def test_old_spellings_keep_their_meaning() -> None:
         (["--imitate-temperature", "0"], "--imitate-temperature must be positive, got 0.0"),
         (["--imitate-rounds", "0"], "--imitate-rounds must be at least 1"),
         (["--verbose", "3"], "--verbose must be an integer from 0 to 2, got 3"),
+        (["--seed", str(2**32)], "--seed must be an integer from 0 to 4294967295, got 4294967296"),
     ],
 )
 def test_a_wrong_setting_names_the_option_and_what_is_valid(argv: list[str], message: str) -> None:
@@ -113,6 +114,17 @@ def test_python_callers_get_the_same_checks() -> None:
 def test_the_command_line_reports_a_wrong_setting_in_one_line(capsys) -> None:
     assert run_command(["--n-envs", "0"], prog="train") == 2
     assert capsys.readouterr().err == "train: error: --n-envs must be an integer >= 1, got 0\n"
+
+
+def test_seeds_are_bounded_as_the_libraries_seeding_them_are() -> None:
+    # numpy.random.seed (SB3, RLlib) takes up to 2**32 - 1, torch.manual_seed up to 2**64 - 1:
+    # a larger seed failed after the run was built, in their words
+    assert TrainConfig(seed=2**32 - 1).seed == 2**32 - 1
+    with pytest.raises(InvalidParameterError, match=r"from 0 to 4294967295, got 4294967296"):
+        RLlibConfig(seed=2**32)
+    assert AZConfig(seed=2**64 - 1).seed == 2**64 - 1
+    with pytest.raises(InvalidParameterError, match=r"seed must be an integer from 0 to 1844"):
+        AZConfig(seed=2**64)
 
 
 def test_parse_env_args_is_the_one_key_value_reader() -> None:

@@ -194,13 +194,21 @@ def _valid_text(kind: Any, meta: Setting) -> str:
     name = {int: "an integer", float: "a number", bool: "True or False", str: "a string"}.get(
         kind, getattr(kind, "__name__", str(kind))
     )
-    if meta.low is not None and meta.high is not None:
-        return f"{name} from {meta.low:g} to {meta.high:g}"
-    if meta.low is not None:
-        return f"{name} >= {meta.low:g}"
-    if meta.high is not None:
-        return f"{name} <= {meta.high:g}"
+    low, high = _bound_text(meta.low), _bound_text(meta.high)
+    if low and high:
+        return f"{name} from {low} to {high}"
+    if low:
+        return f"{name} >= {low}"
+    if high:
+        return f"{name} <= {high}"
     return name
+
+
+def _bound_text(bound: float | None) -> str:
+    """Return a bound as text: an int whole (``4294967295``, not ``4.29497e+09``), else ``:g``."""
+    if bound is None:
+        return ""
+    return str(bound) if isinstance(bound, int) else f"{bound:g}"
 
 
 def _check_scalar(name: str, value: Any, kind: Any, meta: Setting) -> Any:

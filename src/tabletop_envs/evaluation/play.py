@@ -40,7 +40,7 @@ class GameConfig(Config):
         flags=("--param",),
         metavar="KEY=VALUE",
     )
-    seed: int = setting(0, help="seed")
+    seed: int = setting(0, low=0, help="seed of the deals and the agents")
 
 
 #: How ``--agents`` is read, for the help of every command that takes it.

@@ -16,7 +16,7 @@ from typing import Any
 from tabletop_envs.core.config import Config, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.evaluation.paths import folder_problem
-from tabletop_envs.training.checks import registered_env
+from tabletop_envs.training.checks import SEED_HIGH, registered_env
 
 #: ``"shared"``: one module ``"main"`` plays every seat; ``"per_seat"``: ``"seat_<i>"`` per seat.
 POLICY_MODES = ("shared", "per_seat")
@@ -62,7 +62,9 @@ class SelfPlaySettings(Config):
         help="discount (1.0: the only reward is the result at the end, which a discount would "
         "shrink for early moves)",
     )
-    seed: int | None = setting(None, low=0, help="seed of RLlib's RNGs (none: unseeded)")
+    seed: int | None = setting(
+        None, low=0, high=SEED_HIGH, help="seed of RLlib's RNGs (none: unseeded)"
+    )
 
     def self_play(self) -> SelfPlaySettings:
         """Return these settings alone (a subclass's other fields dropped)."""
@@ -99,7 +101,9 @@ class RLlibConfig(SelfPlaySettings):
         None, low=0.0, metavar="MINUTES", help="stop training after this many minutes"
     )
     checkpoint_every: int = setting(10, low=1, help="iterations between checkpoints")
-    seed: int = setting(0, low=0, help="seed of RLlib's RNGs and of the arena's deals")
+    seed: int = setting(
+        0, low=0, high=SEED_HIGH, help="seed of RLlib's RNGs and of the arena's deals"
+    )
     torch_threads: int | None = setting(
         None, low=0, help="torch threads of the driver's learner (0 or none: torch's default)"
     )

@@ -25,7 +25,7 @@ from tabletop_envs.search.network import ROLLOUT_POLICIES
 from tabletop_envs.search.network_file import ROOTS
 from tabletop_envs.search.network_layout import ARCHS, DEFAULT_CONV
 from tabletop_envs.search.values import VALUE_TARGETS
-from tabletop_envs.training.checks import check_agent_specs, probe_game
+from tabletop_envs.training.checks import TORCH_SEED_HIGH, check_agent_specs, probe_game
 
 #: Weights of ``model.npz``: float16 halves the file.
 MODEL_DTYPES = ("float32", "float16")
@@ -325,7 +325,7 @@ class AZConfig(Config):
         flags=("--warm-lr",),
         help="Adam learning rate of the warm start (default: --lr)",
     )
-    seed: int = setting(0, low=0, help="seed of the run")
+    seed: int = setting(0, low=0, high=TORCH_SEED_HIGH, help="seed of the run")
     threads: int = setting(
         1,
         low=0,

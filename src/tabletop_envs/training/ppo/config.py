@@ -18,6 +18,7 @@ from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec, make
 from tabletop_envs.evaluation.paths import folder_problem
 from tabletop_envs.training.checks import (
+    SEED_HIGH,
     at_least,
     check_agent_specs,
     not_blank,
@@ -169,7 +170,7 @@ class TrainConfig(Config):
         help="evaluate the policy's most likely action (SB3's default); --eval-stochastic "
         "samples it",
     )
-    seed: int = setting(0, low=0, help="seed of the run")
+    seed: int = setting(0, low=0, high=SEED_HIGH, help="seed of the run")
     threads: int = setting(
         1, low=0, help="torch threads (0: torch's default); 1 is fastest for these small nets"
     )

@@ -54,6 +54,7 @@ from tabletop_envs.core.config import (
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import registered_envs
 from tabletop_envs.evaluation.arena import ArenaConfig
+from tabletop_envs.evaluation.paths import user_path
 from tabletop_envs.evaluation.play import GameConfig
 from tabletop_envs.watch import ReplayConfig, WatchConfig
 from tabletop_envs.web.config import WEB_EXTRA_HINT, ServeConfig
@@ -297,7 +298,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     result = evaluate(config, progress_printer(sys.stderr))
     print(result.table())
     if config.json:
-        Path(config.json).write_text(result.to_json() + "\n")
+        user_path(config.json).write_text(result.to_json() + "\n")
         print(f"wrote {config.json}")
     return 0
 
@@ -328,7 +329,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     config: WatchConfig = _config(WatchConfig, args)
     record = watch(config.env, config.agents, config.seed, config.params)
     if config.record:
-        record.save(config.record)
+        record.save(user_path(config.record))
         print(f"wrote {config.record}")
     show(record, config)
     return 0
@@ -341,7 +342,7 @@ def cmd_replay(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
 
     config: ReplayConfig = _config(ReplayConfig, args)
     try:
-        record = GameRecord.load(config.record)
+        record = GameRecord.load(user_path(config.record))
     except OSError as err:
         raise ValueError(f"cannot read {quote(config.record)}: {err.strerror}") from None
     show(record, config, step=config.step, stdin=stdin)

@@ -27,7 +27,7 @@ from tabletop_envs.core.config import Config, cut, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec
-from tabletop_envs.evaluation.paths import file_problem, folder_problem
+from tabletop_envs.evaluation.paths import file_problem, folder_problem, user_path
 from tabletop_envs.evaluation.play import GameConfig, agents_help, play_seated, split_agents
 from tabletop_envs.render.draw import Drawing, Text, to_rgb, to_svg, wrap
 from tabletop_envs.replay import GameRecord
@@ -188,7 +188,7 @@ def frame(record: GameRecord, states: Sequence[GameState], k: int) -> Drawing:
 
 def write_svgs(record: GameRecord, states: Sequence[GameState], folder: str | Path) -> list[Path]:
     """Write one SVG file per position (``000.svg``, ``001.svg``, ...) into ``folder``."""
-    folder = Path(folder)
+    folder = user_path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for k in range(len(states)):
@@ -229,7 +229,7 @@ def write_gif(
         images.append(Image.fromarray(img))
     durations = [delay_ms] * (len(images) - 1) + [last_ms]
     images[0].save(
-        path,
+        user_path(path),
         save_all=True,
         append_images=images[1:],
         duration=durations,

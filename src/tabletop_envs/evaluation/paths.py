@@ -1,6 +1,7 @@
 """User paths: checks of output paths, made before any game is played (a run never ends in
 "cannot write"), and :func:`absolute`, which every path a user gives goes through where a library
-needs it absolute (RLlib and pyarrow read a relative path as a URI without a scheme).
+needs it absolute (RLlib and pyarrow read a relative path as a URI without a scheme). Both
+expand ``~`` (:func:`user_path`), as the code writing the files does.
 
 The checks return a problem text or None, the form :func:`tabletop_envs.core.config.setting`'s
 ``check`` takes, so a config field declares its own check: ``setting(None, check=file_problem)``.
@@ -21,7 +22,7 @@ def file_problem(path: str | None) -> str | None:
         return None
     if not path.strip():
         return "must name a file"
-    return _usable(path) or _file_problem(Path(path))
+    return _usable(path) or _file_problem(user_path(path))
 
 
 def _file_problem(target: Path) -> str | None:
@@ -44,7 +45,7 @@ def folder_problem(path: str | None) -> str | None:
         return None
     if not path.strip():
         return "must name a folder"
-    return _usable(path) or _folder_problem(Path(path))
+    return _usable(path) or _folder_problem(user_path(path))
 
 
 def _folder_problem(target: Path) -> str | None:
@@ -59,6 +60,12 @@ def _folder_problem(target: Path) -> str | None:
     if not os.access(existing, os.W_OK):
         return f"cannot be written (no permission in {quote(str(existing))})"
     return None
+
+
+def user_path(path: str | os.PathLike[str]) -> Path:
+    """Return a path a user gave with ``~`` expanded: where the shell does not (after ``=``, as
+    in ``--json=~/r.json``, or inside a spec), the checks and the writes see the same file."""
+    return Path(path).expanduser()
 
 
 def absolute(path: str | os.PathLike[str]) -> Path:
@@ -76,7 +83,7 @@ def _usable(path: str) -> str | None:
     if "\0" in path:
         return "must not contain a NUL character"
     try:
-        os.stat(path)
+        os.stat(os.path.expanduser(path))
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as err:
@@ -86,4 +93,4 @@ def _usable(path: str) -> str | None:
     return None
 
 
-__all__ = ["absolute", "file_problem", "folder_problem"]
+__all__ = ["absolute", "file_problem", "folder_problem", "user_path"]

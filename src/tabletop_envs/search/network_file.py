@@ -232,7 +232,8 @@ def read_network(
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Return a network file's checked meta and its arrays (float32 or float16, read-only).
 
-    ``source`` is a path or a seekable binary file object. A file that is not a valid network
+    ``source`` is a path (``~`` expanded) or a seekable binary file object. A file that is not a
+    valid network
     raises :class:`NetworkFileError`, a missing one too (``"no network file at ..."``).
     """
     name = shown_name(source)
@@ -260,13 +261,14 @@ def _opened(source: str | os.PathLike[str] | IO[bytes], name: str) -> Iterator[I
             )
         yield source
         return
+    path = os.path.expanduser(source)  # a shell leaves 'az:~/m.npz' alone; messages say '~'
     try:
-        if not stat.S_ISREG(os.stat(source).st_mode):  # opening a pipe would wait for a writer
+        if not stat.S_ISREG(os.stat(path).st_mode):  # opening a pipe would wait for a writer
             raise NetworkFileError(
                 f"cannot read network file {name}: not a regular file (a folder, a device or "
                 "a pipe)"
             )
-        file = open(source, "rb")  # noqa: SIM115 (closed by the with block below)
+        file = open(path, "rb")  # noqa: SIM115 (closed by the with block below)
     except FileNotFoundError:
         raise NetworkFileError(f"no network file at {name}") from None
     except NetworkFileError:

@@ -191,9 +191,10 @@ def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
     if not path or len(threads_args) > 1:
         raise ValueError(usage)
     threads = parse_kwargs(",".join(threads_args), {"threads": int}, f"sb3:{args}")
+    typed, path = path, os.path.expanduser(path)  # the shell leaves 'sb3:~/p.zip' alone
     if not (os.path.isfile(path) or os.path.isfile(f"{path}.zip")):  # False for a bad name too
         raise FileNotFoundError(
-            f"no SB3 model file {quote(path)} (sb3:PATH names a MaskablePPO zip)"
+            f"no SB3 model file {quote(typed)} (sb3:PATH names a MaskablePPO zip)"
         )
     try:
         return PolicyAgent.load(
@@ -208,7 +209,7 @@ def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
         ) from None
     except Exception as err:  # SB3's loader raises any type on a damaged file
         raise ValueError(
-            f"cannot load the SB3 model {quote(path)} ({type(err).__name__}: "
+            f"cannot load the SB3 model {quote(typed)} ({type(err).__name__}: "
             f"{cut(str(err), 200)}); sb3:PATH names a MaskablePPO zip saved by model.save()"
         ) from None
 

@@ -1,0 +1,77 @@
+"""What the command line makes of a user's input: ``~`` in paths, agent specs, game parameters,
+the number of agents, Ray's address. Each refusal is one line, exit status 2, before any game."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from importlib.resources import files
+
+import pytest
+
+from tabletop_envs import cli
+
+
+def run(argv, capsys):
+    """Run the CLI in-process; return (exit code, stdout, stderr)."""
+    try:
+        code = cli.main(argv)
+    except SystemExit as exit_:  # argparse's own errors
+        code = exit_.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def refused(argv, capsys) -> str:
+    """Run ``argv``, assert it is refused in one line with exit status 2; return the line."""
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == "", (code, out, err)
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+# ---- ~ in paths the shell leaves alone ---------------------------------------------------------
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A home folder of its own: ``~`` is ``tmp_path/home``."""
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    return folder
+
+
+def test_output_paths_after_an_equals_sign_expand_the_tilde(home, capsys):
+    argv = ["evaluate", "--param", "board_size=3", "--games", "2", "--quiet", "--json=~/r.json"]
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    assert json.loads((home / "r.json").read_text())["games"] == 2
+    argv = ["watch", "--param", "board_size=3", "--gif=~/g.gif", "--record=~/w.json"]
+    code, _, err = run([*argv, "--svg=~/frames"], capsys)
+    assert code == 0, err
+    assert (home / "g.gif").is_file() and (home / "w.json").is_file()
+    assert (home / "frames" / "000.svg").is_file()
+    code, out, err = run(["replay", "~/w.json"], capsys)
+    assert code == 0 and "result:" in out, err
+
+
+def test_a_missing_folder_under_the_tilde_is_quoted_as_typed(home, capsys):
+    err = refused(["evaluate", "--json=~/nowhere/r.json"], capsys)
+    assert "--json must go into an existing folder" in err and "got '~/nowhere/r.json'" in err
+
+
+def test_agent_spec_paths_expand_the_tilde(home, capsys):
+    shutil.copy(str(files("tabletop_envs.agents") / "experts" / "iris_v0.npz"), home / "m.npz")
+    argv = ["evaluate", "--games", "1", "--quiet", "--agents", "az:~/m.npz,simulations=2"]
+    code, _, err = run([*argv, "random"], capsys)
+    assert code == 0, err
+    err = refused(["evaluate", "--agents", "az:~/missing.npz", "random"], capsys)
+    assert "no network file at ~/missing.npz" in err
+
+
+def test_sb3_paths_expand_the_tilde(home, capsys):
+    pytest.importorskip("sb3_contrib")
+    err = refused(["evaluate", "--agents", "random", "sb3:~/p.zip"], capsys)
+    assert "no SB3 model file '~/p.zip'" in err
+    (home / "p.zip").write_bytes(b"not a zip")  # found now: refused as no model instead
+    err = refused(["evaluate", "--agents", "random", "sb3:~/p.zip"], capsys)
+    assert "cannot load the SB3 model '~/p.zip'" in err

@@ -75,3 +75,27 @@ def test_sb3_paths_expand_the_tilde(home, capsys):
     (home / "p.zip").write_bytes(b"not a zip")  # found now: refused as no model instead
     err = refused(["evaluate", "--agents", "random", "sb3:~/p.zip"], capsys)
     assert "cannot load the SB3 model '~/p.zip'" in err
+
+
+# ---- agent specs -------------------------------------------------------------------------------
+def test_sb3_specs_are_quoted_as_typed(tmp_path, capsys):
+    pytest.importorskip("sb3_contrib")
+    model = tmp_path / "p.zip"
+    model.write_bytes(b"not a zip")
+    err = refused(["evaluate", "--agents", "random", f"sb3:{model},foo=1"], capsys)
+    assert f"got 'sb3:{model},foo=1'" in err and "threads=1" not in err
+
+
+def test_sb3_threads_are_an_option_not_a_damaged_file(tmp_path, capsys):
+    pytest.importorskip("sb3_contrib")
+    model = tmp_path / "p.zip"
+    model.write_bytes(b"not a zip")
+    err = refused(["evaluate", "--agents", "random", f"sb3:{model},threads=-2"], capsys)
+    assert "threads must be from 0 to 4096, got -2" in err and "cannot load" not in err
+
+
+def test_spec_options_of_the_wrong_type_say_what_is_valid(capsys):
+    err = refused(["evaluate", "--agents", "random", "mcts:iterations=abc"], capsys)
+    assert "iterations must be an integer, got 'abc' (agent spec 'mcts:iterations=abc')" in err
+    err = refused(["watch", "--agents", "random", "mcts:c=fast"], capsys)
+    assert "c must be a number, got 'fast' (agent spec 'mcts:c=fast')" in err

@@ -102,10 +102,10 @@ def test_options_are_read_as_key_value_assignments():
     assert parsed == {"n": 3, "x": 0.001, "s": "greedy"}
     assert parse_kwargs("x=2", types, "t") == {"x": 2.0}
     for bad, match in [
-        ("n=2.5", "option n in agent spec 't' needs a int, got 2.5"),
-        ("n=true", "needs a int, got True"),
-        ("x=fast", "needs a float, got 'fast'"),
-        ("s=1", "needs a str, got 1"),
+        ("n=2.5", r"n must be an integer, got 2.5 \(agent spec 't'\)"),
+        ("n=true", "n must be an integer, got True"),
+        ("x=fast", "x must be a number, got 'fast'"),
+        ("s=1", "s must be a string, got 1"),
         ("n", "bad option 'n' in agent spec 't'; options are n=<int>, x=<float>, s=<str>"),
         ("=3", "bad option '=3'"),
     ]:

@@ -44,7 +44,7 @@ def test_make_agent_is_seeded():
         ("", "non-empty"),
         ("alphazero", "unknown agent 'alphazero'.*registered agents: az, expert, greedy, mcts"),
         ("random:fast", "takes no options"),
-        ("mcts:iterations=many", "needs a int"),
+        ("mcts:iterations=many", "iterations must be an integer, got 'many'"),
         ("mcts:iterations", "options are iterations=<int>"),
         ("sb3", "use sb3:PATH"),
         ("sb3:model.zip,fast", "use sb3:PATH"),

@@ -625,7 +625,7 @@ def test_az_spec_options_reach_the_agent(iris_file):
         ("{path},rollout=2", r"playout_weight must be in \[0, 1\]"),
         ("simulations=5", "use az:PATH"),
         ("{path},sims=5", "options are simulations=<int>, c=<float>, playout=<str>, playout_w"),
-        ("{path},simulations=many", "option simulations .* needs a int"),
+        ("{path},simulations=many", "simulations must be an integer, got 'many' \\(agent spec"),
         ("{path},simulations=-2", "simulations"),
         ("{path},c=-1", "c_puct must be"),
         ("{path}.missing", "no network file at"),

@@ -211,8 +211,11 @@ def _typed(key: str, value: object, kind: type, spec: str) -> object:
         return float(value)
     if type(value) is kind:
         return value
+    what = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}.get(
+        kind, f"a {kind.__name__}"
+    )
     raise InvalidParameterError(
-        f"option {key} in agent spec {quote(spec)} needs a {kind.__name__}, got {quote(value)}"
+        f"{key} must be {what}, got {quote(value)} (agent spec {quote(spec)})"
     )
 
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.registry import make_agent
-from tabletop_envs.core.config import setting
+from tabletop_envs.core.config import quote, setting
 from tabletop_envs.envs.registry import make
 from tabletop_envs.evaluation.paths import file_problem
 from tabletop_envs.evaluation.play import (
@@ -373,7 +373,12 @@ def build_agents(specs: Sequence[str], env_name: str, threads: int) -> list[str 
             continue
         options = spec.split(",")[1:]
         named = any(o.strip().startswith("threads=") for o in options)
-        agent = make_agent(spec if named else f"{spec},threads={threads}", env_name)
+        made = spec if named else f"{spec},threads={threads}"
+        try:
+            agent = make_agent(made, env_name)
+        except (ValueError, OSError) as err:  # in the user's words: the spec as typed
+            message = str(err).replace(quote(made), quote(spec)).replace(made, spec)
+            raise type(err)(message) from None
         agent.spec = spec  # type: ignore[attr-defined]  # the name the report shows
         out.append(agent)
     return out

@@ -34,17 +34,20 @@ from tabletop_envs.agents.single_agent import (
     make_single_agent_env,
 )
 from tabletop_envs.core.config import cut, quote
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_bool, check_int_range
 
 #: Torch intra-op threads a loaded model plays with: one is fastest for these small networks
 #: (0.45 ms a move against 26-34 ms with torch's default on a busy 2-core machine).
 DEFAULT_THREADS = 1
+#: Most torch threads a loaded model may ask for.
+MAX_THREADS = 4096
 
 
 def pin_torch_threads(threads: int) -> None:
     """Set torch's intra-op thread count for the process (``0`` leaves torch's default)."""
-    threads = check_int_range("threads", threads, 0, 4096)
+    threads = check_int_range("threads", threads, 0, MAX_THREADS)
     if threads:
         import torch
 
@@ -191,6 +194,11 @@ def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
     if not path or len(threads_args) > 1:
         raise ValueError(usage)
     threads = parse_kwargs(",".join(threads_args), {"threads": int}, f"sb3:{args}")
+    if "threads" in threads:  # the option's own error, not "cannot load the SB3 model"
+        try:
+            check_int_range("threads", threads["threads"], 0, MAX_THREADS)
+        except InvalidParameterError as err:
+            raise InvalidParameterError(f"{err} (agent spec {quote(f'sb3:{args}')})") from None
     typed, path = path, os.path.expanduser(path)  # the shell leaves 'sb3:~/p.zip' alone
     if not (os.path.isfile(path) or os.path.isfile(f"{path}.zip")):  # False for a bad name too
         raise FileNotFoundError(

@@ -99,3 +99,29 @@ def test_spec_options_of_the_wrong_type_say_what_is_valid(capsys):
     assert "iterations must be an integer, got 'abc' (agent spec 'mcts:iterations=abc')" in err
     err = refused(["watch", "--agents", "random", "mcts:c=fast"], capsys)
     assert "c must be a number, got 'fast' (agent spec 'mcts:c=fast')" in err
+
+
+# ---- game parameters and seats -----------------------------------------------------------------
+@pytest.mark.parametrize("command", ["evaluate", "watch", "play"])
+def test_an_unknown_game_parameter_names_param_and_lists_the_games(command, capsys):
+    err = refused([command, "--env", "iris_v0", "--param", "bord_size=5"], capsys)
+    assert "--param: iris_v0 has no parameter 'bord_size'; its parameters are board_size," in err
+    assert "__init__" not in err and "render_mode" not in err
+
+
+def test_one_wording_for_an_unknown_parameter_everywhere():
+    from tabletop_envs import make
+    from tabletop_envs.core.errors import InvalidParameterError
+    from tabletop_envs.watch import watch
+
+    wording = "iris_v0 has no parameter 'bord_size'; its parameters are board_size, auto_forced"
+    with pytest.raises(InvalidParameterError, match=wording):
+        make("iris_v0", bord_size=5)
+    with pytest.raises(InvalidParameterError, match=wording):
+        watch("iris_v0", ["random"], env_kwargs={"bord_size": 5})
+
+
+def test_too_many_agents_for_the_seats_names_agents_without_the_parameters(capsys):
+    err = refused(["watch", "--env", "irk_v0", "--agents", "planner", "planner", "planner"], capsys)
+    assert "--agents: one game of irk_v0 has 2 seats: name 1 to 2 agents, got 3" in err
+    assert "IrkParams" not in err and "deck" not in err

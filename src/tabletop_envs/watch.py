@@ -23,9 +23,10 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from tabletop_envs.core.config import Config, cut, setting
+from tabletop_envs.core.config import Config, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
+from tabletop_envs.core.params import make_params
 from tabletop_envs.envs.registry import env_spec
 from tabletop_envs.evaluation.paths import file_problem, folder_problem, user_path
 from tabletop_envs.evaluation.play import GameConfig, agents_help, play_seated, split_agents
@@ -84,9 +85,13 @@ class SeatedConfig(GameConfig):
     )
 
     def check(self) -> None:
-        """Read the agents as :func:`~.play.split_agents` does (spaces or commas)."""
+        """Read the agents as :func:`~.play.split_agents` does (spaces or commas): 1 to a
+        seat each."""
         super().check()
         object.__setattr__(self, "agents", tuple(split_agents(self.agents)))
+        problem = seats_problem(self.env, self.seats(), self.agents)
+        if problem:
+            raise InvalidParameterError(f"agents: {problem}")
 
 
 @dataclass
@@ -128,17 +133,22 @@ def watch(
     """
     spec = env_spec(env_name)
     game_class = spec.load_game()
-    try:
-        params = game_class.params_class(**(env_kwargs or {}))
-    except TypeError as err:
-        raise ValueError(f"{env_name}: {cut(str(err), 200)}") from None
+    params = make_params(game_class.params_class, env_name, env_kwargs or {})
     n = game_class(params, 0).num_players
     agents = list(agents)
-    if not agents or len(agents) > n:
-        raise ValueError(f"{env_name} with {params} has {n} seats: name 1 to {n} agents")
+    problem = seats_problem(env_name, n, agents)
+    if problem:
+        raise ValueError(problem)
     seat_specs = [agents[s % len(agents)] for s in range(n)]
     game = play_seated(env_name, game_class, params, seat_specs, seed, f"{env_name} seed {seed}")
     return GameRecord.of(env_name, game, seat_specs)
+
+
+def seats_problem(env_name: str, seats: int, agents: Sequence[str]) -> str | None:
+    """Return why ``agents`` cannot fill the ``seats`` of one game (1 to ``seats`` of them)."""
+    if 1 <= len(agents) <= seats:
+        return None
+    return f"one game of {env_name} has {seats} seats: name 1 to {seats} agents, got {len(agents)}"
 
 
 def viewer(state: GameState) -> int | None:

@@ -113,7 +113,10 @@ def test_default_seats_are_a_person_against_the_expert(client):
         ({"env": None}, "env is the name of a registered env"),
         ({"env": "iris_v0", "params": {"board_size": 2}}, "board_size"),
         ({"env": "iris_v0", "params": {"board_size": "big"}}, "board_size"),
-        ({"env": "iris_v0", "params": {"size": 5}}, "unknown iris_v0 parameter(s) ['size']"),
+        (
+            {"env": "iris_v0", "params": {"size": 5}},
+            "iris_v0 has no parameter 'size'; its parameters",
+        ),
         ({"env": "iris_v0", "params": [5]}, "params is a JSON object"),
         ({"env": "irk_v0", "params": {"deck": ["G3 . ."]}}, "deck"),
         ({"env": "iris_v0", "seats": ["human"]}, "one entry per seat (2)"),

@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 
 from tabletop_envs.core.config import quote
 from tabletop_envs.core.errors import InvalidParameterError
+
+
+def make_params(params_class: type, owner: str, values: Mapping[str, Any], also: str = "") -> Any:
+    """Return ``params_class(**values)``, a game's parameters; the one wording of an unknown one.
+
+    A name ``params_class`` has no field for raises InvalidParameterError: ``"iris_v0 has no
+    parameter 'bord_size'; its parameters are board_size, auto_forced"`` (``owner`` names the
+    env or game, ``also`` adds what else the caller takes). Bad values raise the class's own
+    error.
+    """
+    names = [f.name for f in dataclasses.fields(params_class)]
+    unknown = [str(key) for key in values if key not in names]
+    if unknown:
+        which = "parameter" if len(unknown) == 1 else "parameters"
+        raise InvalidParameterError(
+            f"{owner} has no {which} {', '.join(quote(k) for k in unknown)}; its parameters are "
+            f"{', '.join(names) or 'none'}{also}"
+        )
+    return params_class(**values)
 
 
 def check_int(name: str, value: Any) -> int:

@@ -7,14 +7,12 @@ the game's :class:`~tabletop_envs.core.GameSpec`, and keeps PettingZoo's bookkee
 from __future__ import annotations
 
 import copy
-import dataclasses
 from typing import Any
 
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from tabletop_envs.core.config import cut
 from tabletop_envs.core.errors import (
     IllegalActionError,
     InvalidParameterError,
@@ -22,7 +20,7 @@ from tabletop_envs.core.errors import (
     ResetNeededError,
 )
 from tabletop_envs.core.game import TERMINAL, GameState
-from tabletop_envs.core.params import check_choice
+from tabletop_envs.core.params import check_choice, make_params
 from tabletop_envs.core.registration import EnvSpec
 
 #: ``"human"`` prints the ``"ansi"`` text to stdout after every reset and move, and from
@@ -106,14 +104,12 @@ class TabletopEnv(AECEnv):
         self.env_spec = env_spec
         _offer_helpers(env_spec)
         self.game_class: type[GameState] = env_spec.load_game()
-        try:
-            self.params = self.game_class.params_class(**params)
-        except TypeError as err:  # unknown keyword
-            names = [f.name for f in dataclasses.fields(self.game_class.params_class)]
-            valid = ", ".join(["render_mode", "illegal_action", "obs_type", *names])
-            raise InvalidParameterError(
-                f"{env_spec.name}: {cut(str(err), 200)}; valid keywords: {valid}"
-            ) from None
+        self.params = make_params(
+            self.game_class.params_class,
+            env_spec.name,
+            params,
+            also=" (and the env's keywords render_mode, illegal_action, obs_type)",
+        )
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.obs_type = obs_type

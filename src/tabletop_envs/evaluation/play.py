@@ -23,7 +23,8 @@ from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import Config, setting
 from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError
 from tabletop_envs.core.game import GameState
-from tabletop_envs.envs.registry import make
+from tabletop_envs.core.params import make_params
+from tabletop_envs.envs.registry import env_spec, make
 
 #: Hears the progress of a series: ``progress(games done, games in all)``.
 Progress = Callable[[int, int], None]
@@ -41,6 +42,24 @@ class GameConfig(Config):
         metavar="KEY=VALUE",
     )
     seed: int = setting(0, low=0, help="seed of the deals and the agents")
+
+    def check(self) -> None:
+        """Refuse an unknown env or a game parameter it refuses before anything is played."""
+        super().check()
+        self.seats()
+
+    def seats(self) -> int:
+        """Return the number of seats of the game; InvalidParameterError naming ``env`` or
+        ``params`` (``--env``, ``--param``) if there is no such game."""
+        try:
+            game_class = env_spec(self.env).load_game()
+        except ValueError as err:
+            raise InvalidParameterError(f"env: {err}") from None
+        try:
+            params = make_params(game_class.params_class, self.env, self.params)
+            return int(game_class(params, 0).num_players)
+        except (TypeError, ValueError) as err:
+            raise InvalidParameterError(f"params: {err}") from None
 
 
 #: How ``--agents`` is read, for the help of every command that takes it.

@@ -8,15 +8,15 @@ naming the field. :func:`probe_game` and :func:`check_agent_specs` are checks ac
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from tabletop_envs.agents.expert import check_agents
 from tabletop_envs.agents.registry import make_agent
-from tabletop_envs.core.config import cut, one_line
+from tabletop_envs.core.config import one_line
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
+from tabletop_envs.core.params import make_params
 from tabletop_envs.envs.registry import env_spec, registered_envs
 
 #: Largest seed a PPO or RLlib run takes: SB3's ``set_random_seed`` and RLlib's seeding call
@@ -62,15 +62,7 @@ def probe_game(env: str, env_kwargs: Mapping[str, Any]) -> GameState:
         game_class = env_spec(env).load_game()
     except ValueError as err:
         raise InvalidParameterError(str(err)) from None
-    try:
-        params = game_class.params_class(**env_kwargs)
-    except TypeError as err:
-        names = [f.name for f in dataclasses.fields(game_class.params_class)]
-        raise InvalidParameterError(
-            f"{env} has no such game parameter ({cut(str(err), 200)}); its parameters are "
-            f"{', '.join(names)}"
-        ) from None
-    return game_class(params, 0)
+    return game_class(make_params(game_class.params_class, env, env_kwargs), 0)
 
 
 def check_agent_specs(env: str, game: GameState, named: Iterable[tuple[str, str | None]]) -> None:

@@ -12,8 +12,9 @@ import typing
 from typing import Any
 
 from tabletop_envs.agents.registry import agent_names, expert_envs, expert_plays
-from tabletop_envs.core.config import cut, quote
+from tabletop_envs.core.config import cut
 from tabletop_envs.core.game import GameState
+from tabletop_envs.core.params import make_params
 from tabletop_envs.envs.registry import env_spec, heuristic_games, move_syntax, registered_envs
 
 #: The seat kind of a person at the page (every other seat is an agent spec).
@@ -50,10 +51,9 @@ def game_params(env_name: str, params: Any) -> Any:
     names = [f.name for f in dataclasses.fields(game_class.params_class)]
     if not isinstance(params, dict):
         raise ValueError(f"params is a JSON object of {env_name}'s parameters {names}")
-    unknown = sorted(k for k in params if k not in names)
-    if unknown:
-        raise ValueError(f"unknown {env_name} parameter(s) {quote(unknown)}; parameters: {names}")
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
+    if any(k not in names for k in values):
+        make_params(game_class.params_class, env_name, values)  # the one wording of an unknown
     try:
         return game_class.params_class(**values)
     except (TypeError, ValueError, ArithmeticError) as err:

@@ -125,3 +125,24 @@ def test_too_many_agents_for_the_seats_names_agents_without_the_parameters(capsy
     err = refused(["watch", "--env", "irk_v0", "--agents", "planner", "planner", "planner"], capsys)
     assert "--agents: one game of irk_v0 has 2 seats: name 1 to 2 agents, got 3" in err
     assert "IrkParams" not in err and "deck" not in err
+
+
+# ---- --agents and play's --agent ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["evaluate", "--agents", "random,,"],
+        ["watch", "--agents", "random", ""],
+        ["evaluate", "--agents", ",greedy"],
+    ],
+)
+def test_empty_agent_specs_are_refused_naming_agents(argv, capsys):
+    assert "error: --agents: empty agent spec in '" in refused(argv, capsys)
+
+
+def test_play_takes_one_agent_spec_and_says_so(capsys):
+    err = refused(["play", "--agent", "random,greedy"], capsys)
+    assert "--agent takes one agent spec, played in every other seat; got 2" in err
+    assert "--agent: empty agent spec in 'random,,'" in refused(
+        ["play", "--agent", "random,,"], capsys
+    )

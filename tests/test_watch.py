@@ -33,6 +33,8 @@ def test_split_agents_keeps_option_lists_together() -> None:
         "random",
     ]
     with pytest.raises(ValueError, match="at least one agent"):
+        split_agents([])
+    with pytest.raises(ValueError, match="empty agent spec in ','"):
         split_agents([","])
 
 

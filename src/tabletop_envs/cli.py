@@ -51,11 +51,12 @@ from tabletop_envs.core.config import (
 from tabletop_envs.core.config import (
     DefaultsHelpFormatter as DefaultsHelpFormatter,  # benchmarks import it from here
 )
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import registered_envs
 from tabletop_envs.evaluation.arena import ArenaConfig
 from tabletop_envs.evaluation.paths import user_path
-from tabletop_envs.evaluation.play import GameConfig
+from tabletop_envs.evaluation.play import GameConfig, split_agents
 from tabletop_envs.watch import ReplayConfig, WatchConfig
 from tabletop_envs.web.config import WEB_EXTRA_HINT, ServeConfig
 
@@ -87,6 +88,20 @@ class PlayConfig(GameConfig):
         "rllib: files are pickles: load only files you trust",
     )
     seat: int = setting(0, help="your seat, 0 = first player")
+
+    def check(self) -> None:
+        """Refuse several agents in ``--agent`` (``--agents`` of other commands split commas)."""
+        super().check()
+        try:
+            specs = split_agents([self.agent])
+        except InvalidParameterError as err:  # it names --agents; play's option is --agent
+            raise InvalidParameterError(f"agent{str(err).removeprefix('agents')}") from None
+        if len(specs) > 1:
+            raise InvalidParameterError(
+                f"agent takes one agent spec, played in every other seat; got {len(specs)} "
+                f"({', '.join(specs)}); commas inside one spec carry its options "
+                "(mcts:iterations=50,c=2)"
+            )
 
 
 # ---- the parsers -------------------------------------------------------------------------------

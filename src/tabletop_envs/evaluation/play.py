@@ -20,7 +20,7 @@ from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.expert import check_agents
 from tabletop_envs.agents.registry import agent_names as registered_agents
 from tabletop_envs.agents.registry import make_agent
-from tabletop_envs.core.config import Config, setting
+from tabletop_envs.core.config import Config, quote, setting
 from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import make_params
@@ -101,8 +101,11 @@ def split_agents(specs: Sequence[str]) -> list[str]:
     for spec in specs:
         start = len(agents)
         for piece in (p.strip() for p in spec.split(",")):
-            if not piece:
-                continue
+            if not piece:  # 'random,,' or '': a typo, not an agent to leave out quietly
+                raise InvalidParameterError(
+                    f"agents: empty agent spec in {quote(spec)} (a doubled or trailing comma, "
+                    "or an empty argument): name an agent between commas"
+                )
             option = ":" not in piece and "=" in piece  # continues even the previous argument
             flag = ":" not in piece and piece not in names and len(agents) > start
             if (option or flag) and agents:

@@ -146,3 +146,15 @@ def test_play_takes_one_agent_spec_and_says_so(capsys):
     assert "--agent: empty agent spec in 'random,,'" in refused(
         ["play", "--agent", "random,,"], capsys
     )
+
+
+# ---- Ray ---------------------------------------------------------------------------------------
+def test_address_without_ray_is_refused_not_ignored(capsys):
+    err = refused(["evaluate", "--address", "foo", "--games", "1"], capsys)
+    assert "--address needs --ray N" in err
+
+
+def test_a_bad_ray_address_names_address_and_what_is_valid(capsys):
+    pytest.importorskip("ray")
+    err = refused(["evaluate", "--ray", "2", "--address", "foo", "--games", "1"], capsys)
+    assert "--address 'foo' is no Ray address" in err and "HOST:PORT" in err

@@ -43,6 +43,7 @@ from tabletop_envs.core.config import (
     add_options,
     from_args,
     one_line,
+    options_named,
     parse_assignment,
     quote,
     setting,
@@ -308,9 +309,13 @@ def _say_result(game: GameState, seat: int, say: Callable[[str], None]) -> None:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """Run the arena and print its table (and write JSON with ``--json``)."""
     from tabletop_envs.evaluation.arena import evaluate
+    from tabletop_envs.evaluation.ray import RayAddressError
 
     config: ArenaConfig = _config(ArenaConfig, args)
-    result = evaluate(config, progress_printer(sys.stderr))
+    try:
+        result = evaluate(config, progress_printer(sys.stderr))
+    except RayAddressError as err:  # named as the field: the user typed --address
+        raise InvalidParameterError(options_named(ArenaConfig, str(err))) from None
     print(result.table())
     if config.json:
         user_path(config.json).write_text(result.to_json() + "\n")

@@ -32,6 +32,7 @@ import numpy as np
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import quote, setting
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import make
 from tabletop_envs.evaluation.paths import file_problem
 from tabletop_envs.evaluation.play import (
@@ -332,9 +333,14 @@ class ArenaConfig(GameConfig):
     )
 
     def check(self) -> None:
-        """Read the agents as :func:`~.play.split_agents` does (spaces or commas)."""
+        """Read the agents as :func:`~.play.split_agents` does (spaces or commas); refuse an
+        address without Ray workers (it would be ignored)."""
         super().check()
         object.__setattr__(self, "agents", tuple(split_agents(self.agents)))
+        if self.address is not None and not self.ray:
+            raise InvalidParameterError(
+                "address needs --ray N: the Ray cluster it names runs the --ray workers"
+            )
 
 
 def evaluate(config: ArenaConfig, progress: Progress | None = None) -> ArenaResult:

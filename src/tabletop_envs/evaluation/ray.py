@@ -13,7 +13,13 @@ import os
 from typing import Any
 
 from tabletop_envs.agents.base import Agent
+from tabletop_envs.core.config import quote
+from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.evaluation.play import PlayedGame, Progress, play_games
+
+
+class RayAddressError(InvalidParameterError):
+    """An address Ray cannot read (its message names the ``address`` argument)."""
 
 
 def init_ray(
@@ -35,7 +41,13 @@ def init_ray(
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": log_to_driver}
     if address == "local" and num_cpus:
         kwargs["num_cpus"] = num_cpus
-    ray.init(address=address, **kwargs)
+    try:
+        ray.init(address=address, **kwargs)
+    except ValueError as err:  # Ray's "Invalid address format: foo"
+        raise RayAddressError(
+            f"address {quote(address)} is no Ray address ({err}); give HOST:PORT of a running "
+            "Ray cluster's head, 'auto' to find one, or 'local' (the default) to start one here"
+        ) from None
 
 
 def play_on_ray(
@@ -80,4 +92,4 @@ def shutdown_ray() -> None:
     ray.shutdown()
 
 
-__all__ = ["init_ray", "play_on_ray", "shutdown_ray"]
+__all__ = ["RayAddressError", "init_ray", "play_on_ray", "shutdown_ray"]

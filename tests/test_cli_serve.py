@@ -3,6 +3,7 @@ what to install; with it, uvicorn serves the app on the given address."""
 
 from __future__ import annotations
 
+import socket
 import sys
 
 import pytest
@@ -49,7 +50,35 @@ def test_serve_runs_uvicorn_on_the_address(capsys, monkeypatch):
         seen.update(app=app, host=host, port=port)
 
     monkeypatch.setattr(uvicorn, "run", run)
+    monkeypatch.setattr(cli, "listen_problem", lambda host, port: None)  # 8123 may be taken
     assert cli.main(["serve", "--host", "0.0.0.0", "--port", "8123", "--max-games", "3"]) == 0
     assert seen["host"] == "0.0.0.0" and seen["port"] == 8123
     assert seen["app"].state.store.limit == 3
     assert "open http://0.0.0.0:8123/" in capsys.readouterr().out
+
+
+def test_serve_refuses_a_port_in_use_before_saying_open(capsys, monkeypatch):
+    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("uvicorn was started"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert cli.main(["serve", "--host", "127.0.0.1", "--port", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"tabletop-envs serve: error: --port {port} is in use (")
+
+
+def test_serve_refuses_a_host_it_cannot_resolve(capsys, monkeypatch):
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+
+    def unknown(*args, **kwargs):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", unknown)
+    assert cli.main(["serve", "--host", "nowhere.invalid"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--host 'nowhere.invalid' is no address of this machine" in err

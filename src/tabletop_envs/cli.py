@@ -25,11 +25,13 @@ parsers are generated from them. ``bench`` and
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import importlib.util
 import inspect
 import json
 import runpy
+import socket
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -377,8 +379,34 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from tabletop_envs.web.app import serve
     except ImportError as err:
         raise ImportError(f"serve needs the web extra: {WEB_EXTRA_HINT}; {err}") from None
+    problem = listen_problem(config.host, config.port)
+    if problem:  # before the "open http://..." line, not uvicorn's ERROR after it
+        raise ValueError(problem)
     serve(config)
     return 0
+
+
+def listen_problem(host: str, port: int) -> str | None:
+    """Return why the server cannot listen on ``host:port`` (naming --host or --port), or None.
+
+    Binds and closes a socket as uvicorn will (SO_REUSEADDR), so what is refused is what
+    uvicorn would fail on; a program taking the port in between is still uvicorn's to report.
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as err:
+        return (
+            f"--host {quote(host)} is no address of this machine ({getattr(err, 'strerror', err)})"
+        )
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                return f"--port {port} is in use ({err.strerror}): choose another --port"
+            return f"cannot listen on --host {quote(host)} --port {port} ({err.strerror})"
+    return None
 
 
 # ---- bench / train ----------------------------------------------------------------------------

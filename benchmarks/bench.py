@@ -345,7 +345,7 @@ def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     if not 1 <= args.rounds <= 1000:
         parser.error(f"--rounds must be from 1 to 1000, got {args.rounds}")
     if args.seed < 0:
-        parser.error(f"--seed must be >= 0, got {args.seed}")
+        parser.error(f"--seed must be an integer >= 0, got {args.seed}")
     names = tabletop_envs.registered_envs()
     known = {*names, *(name.rsplit("_v", 1)[0] for name in names)}
     for name in args.env or ():

@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.rounds < 1:
         parser.error("--games and --rounds must be >= 1")
     if args.seed < 0:
-        parser.error(f"--seed must be >= 0, got {args.seed}")
+        parser.error(f"--seed must be an integer >= 0, got {args.seed}")
     problem = file_problem(args.json)  # before the measuring, not after it
     if problem:
         parser.error(f"--json {problem}, got {quote(args.json)}")

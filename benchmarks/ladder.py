@@ -704,7 +704,7 @@ def ladder_from_args(args: argparse.Namespace) -> Ladder:
     if args.games_per_pair < 1:
         raise ValueError(f"--games-per-pair must be >= 1, got {args.games_per_pair}")
     if args.seed < 0:
-        raise ValueError(f"--seed must be >= 0, got {args.seed}")
+        raise ValueError(f"--seed must be an integer >= 0, got {args.seed}")
     if args.resamples < 1:
         raise ValueError(f"--resamples must be >= 1, got {args.resamples}")
     if args.ray < 0:

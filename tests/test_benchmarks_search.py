@@ -199,7 +199,7 @@ def test_the_split_agent_asks_the_chooser_to_choose_and_the_placer_to_place(
         (["--games", "0"], "--games must be an integer >= 1, got 0"),
         (["--epsilon", "2"], "--epsilon must be a number from 0 to 1, got 2.0"),
         (["--seed", "-1"], "--seed must be an integer >= 0, got -1"),
-        (["--param", "bad=1"], "--param: irk_v0: IrkParams.__init__() got an unexpected"),
+        (["--param", "bad=1"], "--param: irk_v0 has no parameter 'bad'; its parameters"),
         (["--param", "num_players=3"], "--agent: this irk network was made for other parameters"),
     ],
 )
@@ -244,12 +244,12 @@ def test_value_check_plays_a_network_of_other_parameters_named_by_param(
     ("name", "argv", "message"),
     [
         ("core_costs", ["--json", "{tmp}/no/x.json"], "--json must go into an existing folder"),
-        ("core_costs", ["--seed", "-1"], "--seed must be >= 0, got -1"),
+        ("core_costs", ["--seed", "-1"], "--seed must be an integer >= 0, got -1"),
         ("mcts_openspiel", ["--json", "{tmp}"], "--json is a folder, not a file"),
         ("irk_table_size", ["--json", "{tmp}/no/x.json"], "--json must go into an existing"),
         ("irk_table_size", ["--games", "0"], "--games must be >= 1, got 0"),
         ("irk_table_size", ["--players", "9"], "--players: num_players must be from 2 to 4"),
-        ("bench", ["--seed", "-1"], "--seed must be >= 0, got -1"),
+        ("bench", ["--seed", "-1"], "--seed must be an integer >= 0, got -1"),
     ],
 )
 def test_benchmarks_refuse_a_bad_option_in_one_line_before_measuring(

@@ -67,7 +67,7 @@ def test_a_missing_model_file_is_named(capsys: pytest.CaptureFixture[str]) -> No
         (["--games", "0"], "--games must be an integer >= 1, got 0"),
         (["--seed", "-1"], "--seed must be an integer >= 0, got -1"),
         (["--threads", "-1"], "--threads must be an integer from 0 to 4096, got -1"),
-        (["--env-arg", "bord=3"], "--env-arg: iris_v0: IrisParams.__init__() got an unexpected"),
+        (["--env-arg", "bord=3"], "--env-arg: iris_v0 has no parameter 'bord'; its parameters"),
         (["--env-arg", "board_size=2"], "--env-arg: board_size must be from 3 to 16, got 2"),
         (["--json", "nodir/x.json"], "--json must go into an existing folder ('nodir' does not"),
         (["--sample", "--deterministic"], "--sample and --deterministic exclude each other"),

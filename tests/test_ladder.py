@@ -238,8 +238,8 @@ def test_bad_command_lines_say_what_is_wrong(ladder, tmp_path, extra, message):
         (["--out", "{tmp}/plain.md"], "--out is a file, not a folder, got '{tmp}/plain.md'"),
         (["--agents", "random", "sb3:{tmp}/none.zip"], "--agents: no SB3 model file"),
         (["--agents", "random", "az:{tmp}/none.npz"], "--agents: no network file at"),
-        (["--seed", "-1"], "--seed must be >= 0, got -1"),
-        (["--param", "bord=3"], "--param: iris_v0: IrisParams.__init__() got an unexpected"),
+        (["--seed", "-1"], "--seed must be an integer >= 0, got -1"),
+        (["--param", "bord=3"], "--param: iris_v0 has no parameter 'bord'; its parameters"),
     ],
 )
 def test_a_bad_command_line_is_one_line_before_any_game_or_file(

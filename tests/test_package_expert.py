@@ -152,7 +152,7 @@ def _refused(argv: list[str], capsys, script=None) -> str:
         (["--playout-weight", "5"], "--playout-weight must be a number in [0, 1], got 5.0"),
         (["--simulations", "-1"], "--simulations must be an int in 0..10000000, got -1"),
         (["--guide-weight", "3"], "--guide-weight must be a number in [0, 1], got 3.0"),
-        (["--param", "bord=3"], "--param: iris_v0 has no such game parameter"),
+        (["--param", "bord=3"], "--param: iris_v0 has no parameter 'bord'; its parameters"),
         (["--param", "board_size=2"], "--param: board_size must be from 3 to 16, got 2"),
         (["--param", "board_size=3"], "--env and --param KEY=VALUE name the game it was trained"),
     ],

@@ -570,7 +570,7 @@ def test_a_time_budget_alone_runs_until_it() -> None:
     ("overrides", "message"),
     [
         ({"env": "chess_v0"}, "unknown env 'chess_v0'"),
-        ({"env_kwargs": {"board": 3}}, "no such game parameter"),
+        ({"env_kwargs": {"board": 3}}, "has no parameter .board."),
         ({"env_kwargs": {"board_size": 99}}, "board_size"),
         ({"games": 0}, "games must be an integer >= 1"),
         ({"hidden": ()}, "hidden must be"),

@@ -81,3 +81,16 @@ def test_a_file_that_is_no_model_is_refused_in_one_line(
     err = capsys.readouterr().err
     assert err.startswith("train: error: --init-model '") and "is no saved MaskablePPO model" in err
     assert err.count("\n") == 1 and not out.exists()
+
+
+def test_a_model_of_other_game_parameters_is_refused_as_an_opponent_before_training(
+    saved: Path, tmp_path: Path
+) -> None:
+    """It used to fail at its first move, once training had started and its folder existed."""
+    out = tmp_path / "run"
+    with pytest.raises(
+        InvalidParameterError, match=r"^opponent: .* cannot play this game: .*\(250,\)"
+    ):
+        TrainConfig(env="iris_v0", opponent=f"sb3:{saved}", out=str(out))
+    config = TrainConfig(**TINY, opponent=f"sb3:{saved}", out=str(out))  # its own parameters
+    assert config.opponent.endswith("model.zip") and not out.exists()

@@ -22,6 +22,11 @@ class Agent(ABC):
     def reset(self, seed: int | None = None) -> None:  # noqa: B027 - optional hook
         """Start a new game; ``seed`` makes the agent's own randomness reproducible."""
 
+    def check_game(self, game: GameState) -> None:  # noqa: B027 - optional hook
+        """Raise ValueError, saying why, if this agent cannot play ``game`` (a model or network
+        made for other game parameters). Called before a game starts (the arena, training's
+        checks), so a mismatch is refused up front, not at the first move. Default: any game."""
+
     @abstractmethod
     def act(self, game: GameState, seat: int) -> int:
         """Return a legal action id for ``seat``, which is ``game.current_player``."""

@@ -118,11 +118,14 @@ def az_agent_of(agent: Agent, game: GameState) -> AZAgent | None:
 
 def check_plays(agent: Agent, game: GameState) -> None:
     """Raise ValueError, saying why, if ``agent`` plays over a network that cannot play
-    ``game`` (made for other parameters); other agents play any game of their env."""
+    ``game`` (made for other parameters); other agents say so by :meth:`Agent.check_game`
+    (a plugin's trained model, say)."""
     if isinstance(agent, ExpertAgent):
         agent.agent_for(game)  # checks its networks in turn
     elif isinstance(agent, AZAgent):
         agent.net.check_game(game)
+    else:
+        agent.check_game(game)
 
 
 def check_agents(named: Iterable[tuple[str, Agent]], game: GameState) -> None:

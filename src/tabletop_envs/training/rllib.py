@@ -419,11 +419,13 @@ class RLlibAgent(Agent):
             raise ValueError(f"{self.name} has no module for seat {seat}: {sorted(self.modules)}")
         return module
 
-    def act(self, game: GameState, seat: int) -> int:
-        """Return the module's action for ``seat``: sampled (or argmax) among legal actions."""
-        import torch
-        from ray.rllib.core.columns import Columns
+    def check_game(self, game: GameState) -> None:
+        """Raise ValueError if a module reads observations of another shape than ``game``'s."""
+        for seat in range(game.num_players):
+            self._observation(game, seat)
 
+    def _observation(self, game: GameState, seat: int) -> tuple[Any, dict[str, np.ndarray]]:
+        """Return ``seat``'s module and its observation (ValueError if it reads another shape)."""
         view = game.with_observation(**self.observation) if self.observation else game
         obs = masked_observation(view, seat)
         module = self._module(seat)
@@ -431,6 +433,14 @@ class RLlibAgent(Agent):
         space = spaces.get("observations")
         if space is not None and int(np.prod(space.shape)) != obs["observations"].size:
             raise ValueError(observation_mismatch(self.name, space.shape, view, "rllib"))
+        return module, obs
+
+    def act(self, game: GameState, seat: int) -> int:
+        """Return the module's action for ``seat``: sampled (or argmax) among legal actions."""
+        import torch
+        from ray.rllib.core.columns import Columns
+
+        module, obs = self._observation(game, seat)
         batch = {Columns.OBS: {k: torch.from_numpy(v)[None] for k, v in obs.items()}}
         with torch.no_grad():
             out = module.forward_inference(batch)

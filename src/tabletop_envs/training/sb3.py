@@ -140,6 +140,10 @@ class PolicyAgent(Agent):
             obs = obs.reshape(space.shape)  # e.g. a model trained on flattened observations
         return obs, game.legal_mask().astype(bool)
 
+    def check_game(self, game: GameState) -> None:
+        """Raise ValueError if the model reads observations of another shape than ``game``'s."""
+        self._inputs(game, 0)
+
     def act(self, game: GameState, seat: int) -> int:
         """Return the model's action for ``seat`` (always legal: the mask is applied)."""
         obs, mask = self._inputs(game, seat)

@@ -233,8 +233,8 @@ def read_network(
     """Return a network file's checked meta and its arrays (float32 or float16, read-only).
 
     ``source`` is a path (``~`` expanded) or a seekable binary file object. A file that is not a
-    valid network
-    raises :class:`NetworkFileError`, a missing one too (``"no network file at ..."``).
+    valid network raises :class:`NetworkFileError`, a missing one too (``"no network file at
+    ..."``).
     """
     name = shown_name(source)
     with _opened(source, name) as file:

@@ -18,6 +18,9 @@ simulations and playout weight) plays ``--games`` whole games against ``greedy``
 expert ``act`` is timed. ``--clock cpu`` (the default) counts the process's CPU time, which a
 busy machine disturbs less than ``wall`` does. numpy is asked for one thread (as in self-play
 workers).
+
+A mistake (a count or width out of range) is one line ``az_search.py: error: ...`` naming the
+option, before anything is timed.
 """
 
 from __future__ import annotations
@@ -27,18 +30,19 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one BLAS thread: before numpy is imported
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import argparse
 import time
 from collections.abc import Callable
 
 import numpy as np
 
 from tabletop_envs.agents import make_agent
-from tabletop_envs.agents.az import AZAgent, PolicyValueNet, run_puct
+from tabletop_envs.agents.az import MAX_SIMULATIONS, AZAgent, PolicyValueNet, run_puct
 from tabletop_envs.agents.expert import az_agent_of
+from tabletop_envs.core.config import CommandParser
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import make, registered_envs
+from tabletop_envs.training.az.config import MAX_WIDTH
 
 
 def _position(env_name: str, moves: int, seed: int) -> GameState:
@@ -124,7 +128,7 @@ def bench_expert(
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options and run the benchmark."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandParser(prog="az_search.py", description=__doc__.splitlines()[0])
     parser.add_argument("--env", action="append", choices=registered_envs(), help="repeatable")
     parser.add_argument("--hidden", type=int, nargs="+", default=[128, 128], help="layer widths")
     parser.add_argument("--simulations", type=int, nargs="+", default=[64, 0], help="per move")
@@ -139,6 +143,12 @@ def main(argv: list[str] | None = None) -> int:
         "an env that has no such game is skipped with a line saying so",
     )
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be >= 1, got {args.games}")
+    if not all(1 <= h <= MAX_WIDTH for h in args.hidden):
+        parser.error(f"--hidden widths must be from 1 to {MAX_WIDTH}, got {args.hidden}")
+    if not all(0 <= s <= MAX_SIMULATIONS for s in args.simulations):
+        parser.error(f"--simulations must be from 0 to {MAX_SIMULATIONS}, got {args.simulations}")
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     for env_name in args.env or registered_envs():
         if args.expert:

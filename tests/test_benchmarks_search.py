@@ -300,3 +300,31 @@ def test_match_benchmarks_refuse_a_bad_agent_or_count_in_one_line_before_any_gam
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "argv", "message"),
+    [
+        ("az_search", ["--expert", "--games", "0"], "--games must be >= 1, got 0"),
+        ("az_search", ["--hidden", "-1"], "--hidden widths must be from 1 to 8192, got [-1]"),
+        ("az_search", ["--simulations", "-1"], "--simulations must be from 0 to"),
+    ],
+)
+def test_speed_benchmarks_refuse_a_bad_option_in_one_line_before_measuring(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    argv: list[str],
+    message: str,
+) -> None:
+    """These were tracebacks (or a table of nan) after, or instead of, the measurement."""
+    script = load(name, monkeypatch)
+    for slow in ("bench_env", "bench_expert"):  # nothing may be measured
+        if hasattr(script, slow):
+            monkeypatch.setattr(script, slow, lambda *a, **k: pytest.fail("measured"))
+    with pytest.raises(SystemExit) as info:
+        script.main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{name}.py: error: ") and err.count("\n") == 1
+    assert message in err

@@ -16,6 +16,8 @@ round plays one :func:`~tabletop_envs.training.az.self_play` batch with the
 rng of seed ``[0, round]``, so every round of every run plays the same games; the figure is the
 batch's positions (moves, rows) over its CPU seconds (``SelfPlayBatch.cpu_seconds``), the
 median of the rounds, and each round is printed. Envs take the parameters of ``bench.py``.
+A mistake (an unknown env, a count out of range) is one line ``az_selfplay.py: error: ...``
+naming the option, before any round.
 """
 
 from __future__ import annotations
@@ -25,14 +27,13 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one BLAS thread: before numpy is imported
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import argparse
 import statistics
 
 import numpy as np
 from bench import ENV_PARAMS
 
-from tabletop_envs.cli import DefaultsHelpFormatter
-from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.core.config import CommandParser, options_named
+from tabletop_envs.envs.registry import env_spec, registered_envs
 from tabletop_envs.training.az import (
     AZConfig,
     auto_dirichlet_alpha,
@@ -40,21 +41,18 @@ from tabletop_envs.training.az import (
     self_play,
     torch_evaluator,
 )
+from tabletop_envs.training.az.cli import layer_widths
 
 
-def run_env(
+def make_config(
     name: str,
     games: int,
     simulations: int,
-    rounds: int,
     hidden: tuple[int, ...] = (256, 256),
     root: str = "puct",
-) -> list[float]:
-    """Print and return the positions per CPU second of each self-play round on ``name``."""
-    import torch
-
-    torch.set_num_threads(1)
-    config = AZConfig(
+) -> AZConfig:
+    """Return the checked training config of the rounds on ``name`` (InvalidParameterError)."""
+    return AZConfig(
         env=name,
         env_kwargs=ENV_PARAMS.get(name, {}),
         games=games,
@@ -64,6 +62,14 @@ def run_env(
         eval_every=0,
         progress_bar=False,
     )
+
+
+def run_env(config: AZConfig, rounds: int) -> list[float]:
+    """Print and return the positions per CPU second of each self-play round of ``config``."""
+    import torch
+
+    torch.set_num_threads(1)
+    name = config.env
     game_class = env_spec(name).load_game()
     params = game_class.params_class(**config.env_kwargs)
     proto = game_class(params, 0)
@@ -89,23 +95,34 @@ def run_env(
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options and run the self-play rounds."""
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n")[0], formatter_class=DefaultsHelpFormatter
+    parser = CommandParser(prog="az_selfplay.py", description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--env", action="append", choices=registered_envs(), help="registered env (repeatable)"
     )
-    parser.add_argument("--env", action="append", help="registered env (repeatable)")
     parser.add_argument("--games", type=int, default=16, help="games played in lockstep")
     parser.add_argument("--simulations", type=int, default=64, help="PUCT simulations per move")
     parser.add_argument("--rounds", type=int, default=2, help="self-play batches per env")
     parser.add_argument(
-        "--hidden", default="256,256", help="hidden layer widths, comma-separated (training's)"
+        "--hidden",
+        type=layer_widths,
+        default="256,256",
+        help="hidden layer widths, comma-separated (training's)",
     )
     parser.add_argument(
         "--root", default="puct", choices=("puct", "gumbel"), help="self-play's root rule"
     )
     args = parser.parse_args(argv)
-    hidden = tuple(int(h) for h in args.hidden.split(","))
-    for name in args.env or ["irk_v0", "iris_v0"]:
-        run_env(name, args.games, args.simulations, args.rounds, hidden, args.root)
+    if args.rounds < 1:
+        parser.error(f"--rounds must be >= 1, got {args.rounds}")
+    try:  # every env's config checked before the first round
+        configs = [
+            make_config(name, args.games, args.simulations, args.hidden, args.root)
+            for name in args.env or ["irk_v0", "iris_v0"]
+        ]
+    except ValueError as err:
+        parser.error(options_named(AZConfig, str(err)))
+    for config in configs:
+        run_env(config, args.rounds)
     return 0
 
 

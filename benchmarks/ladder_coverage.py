@@ -12,15 +12,18 @@ agent, rated 0 in truth too) and bootstrapped;
 the script prints, per agent other than the anchor, the share of trials whose interval holds the
 truth: the ladder's basic intervals, and plain percentile intervals of the same resamples for
 comparison. ``sweeps`` is the case where most pairs with the first agent end 100-0.
+A count out of range, or a draw rate outside 0 to 1, is one line
+``ladder_coverage.py: error: ...`` naming the option, before any ladder is drawn.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
+from dataclasses import dataclass
 
 import numpy as np
 
+from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
 from tabletop_envs.evaluation.stats import (
     Match,
     basic_interval,
@@ -37,15 +40,27 @@ CASES = {
 }
 
 
+@dataclass
+class CoverageConfig(Config):
+    """The command line of this script."""
+
+    trials: int = setting(100, low=1, help="synthetic ladders per case")
+    resamples: int = setting(200, low=1, help="bootstrap resamples per ladder")
+    games: int = setting(100, low=1, help="games per pair")
+    draws: float = setting(
+        0.1, low=0, high=1, help="draw rate: the share of a pair's games drawn (at most)"
+    )
+    seed: int = setting(1, low=0, help="seed of the synthetic ladders")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the coverage of every case; return 0."""
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--trials", type=int, default=100, help="synthetic ladders per case")
-    p.add_argument("--resamples", type=int, default=200, help="bootstrap resamples per ladder")
-    p.add_argument("--games", type=int, default=100, help="games per pair")
-    p.add_argument("--draws", type=float, default=0.1, help="draw rate")
-    p.add_argument("--seed", type=int, default=1)
-    args = p.parse_args(argv)
+    p = CommandParser(prog="ladder_coverage.py", description=__doc__.splitlines()[0])
+    add_options(p, CoverageConfig)
+    try:
+        args = from_args(CoverageConfig, p.parse_args(argv))
+    except ValueError as err:  # before any ladder
+        p.error(str(err))
     for name, truth in CASES.items():
         k = len(truth)
         rng = np.random.default_rng(args.seed)

@@ -312,6 +312,10 @@ def test_match_benchmarks_refuse_a_bad_agent_or_count_in_one_line_before_any_gam
         ("az_selfplay", ["--games", "0"], "--games must be an integer >= 1, got 0"),
         ("az_selfplay", ["--hidden", "0"], "--hidden[0] must be an integer from 1 to 8192"),
         ("az_selfplay", ["--rounds", "0"], "--rounds must be >= 1, got 0"),
+        ("ladder_coverage", ["--trials", "0"], "--trials must be an integer >= 1, got 0"),
+        ("ladder_coverage", ["--draws", "2"], "--draws must be a number from 0 to 1, got 2.0"),
+        ("ladder_coverage", ["--draws", "-0.1"], "--draws must be a number from 0 to 1"),
+        ("ladder_coverage", ["--resamples", "0"], "--resamples must be an integer >= 1"),
     ],
 )
 def test_speed_benchmarks_refuse_a_bad_option_in_one_line_before_measuring(
@@ -323,7 +327,7 @@ def test_speed_benchmarks_refuse_a_bad_option_in_one_line_before_measuring(
 ) -> None:
     """These were tracebacks (or a table of nan) after, or instead of, the measurement."""
     script = load(name, monkeypatch)
-    for slow in ("bench_env", "bench_expert", "run_env"):  # nothing may be measured
+    for slow in ("bench_env", "bench_expert", "run_env", "bootstrap_elo"):  # nothing measured
         if hasattr(script, slow):
             monkeypatch.setattr(script, slow, lambda *a, **k: pytest.fail("measured"))
     with pytest.raises(SystemExit) as info:

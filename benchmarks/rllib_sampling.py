@@ -8,18 +8,38 @@ For each R it builds ``self_play_config(env, num_env_runners=R)`` on a local Ray
 every runner sample ``--steps`` env steps once to warm up, then times ``--rounds`` rounds in
 which all runners sample ``--steps`` env steps each at the same time (masked module, exploring,
 no learning) and reports the env steps of all runners per wall-clock second: the median round
-and the mean. ``--address`` joins a cluster instead.
+and the mean. ``--address`` joins a cluster instead. An unknown env or a count out of range is
+one line ``rllib_sampling.py: error: ...`` naming the option, before Ray is imported or started.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 
+from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
+from tabletop_envs.envs.registry import registered_envs
 from tabletop_envs.training.rllib import self_play_config
+
+
+def _registered(name: str) -> str | None:
+    return None if name in registered_envs() else f"must be one of {', '.join(registered_envs())}"
+
+
+@dataclass
+class SamplingConfig(Config):
+    """The command line of this script."""
+
+    env: str = setting("iris_v0", check=_registered, help="registered env")
+    num_env_runners: tuple[int, ...] = setting((1, 2), low=1, help="env runners, each measured")
+    envs_per_env_runner: int = setting(4, low=1, help="envs each runner steps")
+    steps: int = setting(4000, low=1, help="env steps per runner per round")
+    rounds: int = setting(3, low=1, help="timed rounds")
+    num_cpus: int | None = setting(None, low=1, help="CPUs of the local Ray instance")
+    address: str | None = setting(None, help="Ray cluster to join (default: a local instance)")
 
 
 def measure(env: str, runners: int, envs_per_runner: int, steps: int, rounds: int) -> dict:
@@ -58,17 +78,14 @@ def measure(env: str, runners: int, envs_per_runner: int, steps: int, rounds: in
 
 def main(argv: list[str] | None = None) -> int:
     """Measure every requested number of env runners; print one JSON line each."""
+    p = CommandParser(prog="rllib_sampling.py", description=__doc__.split("\n\n")[0])
+    add_options(p, SamplingConfig)
+    try:
+        args = from_args(SamplingConfig, p.parse_args(argv))
+    except ValueError as err:  # before Ray is imported or started
+        p.error(str(err))
     import ray
 
-    p = argparse.ArgumentParser(prog="rllib_sampling.py", description=__doc__.split("\n\n")[0])
-    p.add_argument("--env", default="iris_v0")
-    p.add_argument("--num-env-runners", type=int, nargs="+", default=[1, 2])
-    p.add_argument("--envs-per-env-runner", type=int, default=4)
-    p.add_argument("--steps", type=int, default=4000, help="env steps per runner per round")
-    p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--num-cpus", type=int, help="CPUs of the local Ray instance")
-    p.add_argument("--address", help="Ray cluster to join (default: a local instance)")
-    args = p.parse_args(argv)
     init: dict = {"address": args.address or "local", "include_dashboard": False}
     if args.num_cpus and not args.address:
         init["num_cpus"] = args.num_cpus

@@ -316,6 +316,9 @@ def test_match_benchmarks_refuse_a_bad_agent_or_count_in_one_line_before_any_gam
         ("ladder_coverage", ["--draws", "2"], "--draws must be a number from 0 to 1, got 2.0"),
         ("ladder_coverage", ["--draws", "-0.1"], "--draws must be a number from 0 to 1"),
         ("ladder_coverage", ["--resamples", "0"], "--resamples must be an integer >= 1"),
+        ("rllib_sampling", ["--env", "nope"], "--env must be one of iris_v0, irk_v0, isis_osi"),
+        ("rllib_sampling", ["--num-env-runners", "0"], "--num-env-runners[0] must be an integer"),
+        ("rllib_sampling", ["--steps", "0"], "--steps must be an integer >= 1, got 0"),
     ],
 )
 def test_speed_benchmarks_refuse_a_bad_option_in_one_line_before_measuring(
@@ -327,9 +330,10 @@ def test_speed_benchmarks_refuse_a_bad_option_in_one_line_before_measuring(
 ) -> None:
     """These were tracebacks (or a table of nan) after, or instead of, the measurement."""
     script = load(name, monkeypatch)
-    for slow in ("bench_env", "bench_expert", "run_env", "bootstrap_elo"):  # nothing measured
-        if hasattr(script, slow):
+    for slow in ("bench_env", "bench_expert", "run_env", "bootstrap_elo", "measure"):
+        if hasattr(script, slow):  # nothing may be measured
             monkeypatch.setattr(script, slow, lambda *a, **k: pytest.fail("measured"))
+    monkeypatch.setitem(sys.modules, "ray", None)  # nor Ray imported (ImportError) or started
     with pytest.raises(SystemExit) as info:
         script.main(argv)
     assert info.value.code == 2

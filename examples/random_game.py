@@ -3,17 +3,18 @@
     python examples/random_game.py --seed 0 --board-size 5 [--show-boards]
 
 Every turn is one line (a turn is one or two stones, a pass or a forfeit); the final board is
-drawn with the ``ansi`` render, then the winner and each player's group scores.
+drawn with the ``ansi`` render, then the winner and each player's group scores. A bad option is
+one line ``random_game.py: error: ...`` naming it, before the game.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 import numpy as np
 
 from tabletop_envs import InvalidParameterError, iris_v0
+from tabletop_envs.core.config import CommandParser
 
 NAMES = {"player_0": "Black", "player_1": "White"}
 
@@ -63,17 +64,20 @@ def play(seed: int, board_size: int, show_boards: bool = False) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and play one game."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seed", type=int, default=0, help="seed of the game (default 0)")
-    parser.add_argument("--board-size", type=int, default=5, help="hexagon side, 3-16 (default 5)")
+    parser = CommandParser(prog="random_game.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", type=int, default=0, help="seed of the game")
+    parser.add_argument("--board-size", type=int, default=5, help="hexagon side, 3-16")
     parser.add_argument(
         "--show-boards", action="store_true", help="print the board after every turn"
     )
     args = parser.parse_args(argv)
-    try:
-        play(args.seed, args.board_size, args.show_boards)
+    if args.seed < 0:
+        parser.error(f"--seed must be an integer >= 0, got {args.seed}")
+    try:  # before the game
+        iris_v0.env(board_size=args.board_size).close()
     except InvalidParameterError as err:
-        parser.error(str(err))
+        parser.error(f"--board-size: {err}")
+    play(args.seed, args.board_size, args.show_boards)
     return 0
 
 

@@ -48,11 +48,23 @@ def test_demo_board_size_and_show_boards(capsys: pytest.CaptureFixture[str]) -> 
     assert out.count("to move:") >= 2  # a board with its status line after each turn
 
 
-def test_demo_rejects_a_bad_board_size(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--board-size", "2"], "--board-size: board_size must be from 3 to 16, got 2"),
+        (["--seed", "-1"], "--seed must be an integer >= 0, got -1"),  # named the env's seed
+    ],
+)
+def test_demo_refuses_a_bad_option_in_one_line_before_the_game(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        _load_demo().main(["--board-size", "2"])
+        _load_demo().main(argv)
     assert exit_info.value.code == 2
-    assert "board_size must be from 3 to 16" in capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("random_game.py: error: ") and err.count("\n") == 1
+    assert message in err
 
 
 def test_demo_runs_as_a_script() -> None:

@@ -176,6 +176,17 @@ class PolicyAgent(Agent):
         return [int(a) for a in legal], [float(v) for v in scores]
 
 
+def model_file_problem(path: str) -> str | None:
+    """Problem text unless ``path`` names a saved SB3 model file (``.zip`` may be left off, as
+    SB3 allows; ``~`` is the home folder; a name the system refuses is no file either)."""
+    target = os.path.expanduser(path)
+    if os.path.isdir(target):
+        return "is a folder, not a saved model (.zip)"
+    if not (os.path.isfile(target) or os.path.isfile(f"{target}.zip")):
+        return "names no saved model file"
+    return None
+
+
 def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
     """Agent factory for ``sb3:PATH[,sample][,threads=N][,NAME=VALUE...]`` (registered by the
     agent registry); ``NAME`` is one of the env's observation parameters."""
@@ -204,7 +215,7 @@ def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
         except InvalidParameterError as err:
             raise InvalidParameterError(f"{err} (agent spec {quote(f'sb3:{args}')})") from None
     typed, path = path, os.path.expanduser(path)  # the shell leaves 'sb3:~/p.zip' alone
-    if not (os.path.isfile(path) or os.path.isfile(f"{path}.zip")):  # False for a bad name too
+    if model_file_problem(path):
         raise FileNotFoundError(
             f"no SB3 model file {quote(typed)} (sb3:PATH names a MaskablePPO zip)"
         )

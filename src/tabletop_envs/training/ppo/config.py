@@ -9,13 +9,13 @@ saved with the run's results and turned into the ``tabletop-envs train`` command
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from tabletop_envs.agents.single_agent import REWARD_MODES, SEAT_MODES
 from tabletop_envs.core.config import Config, quote, setting
 from tabletop_envs.core.errors import InvalidParameterError
-from tabletop_envs.envs.registry import env_spec, make
+from tabletop_envs.core.game import GameState
+from tabletop_envs.envs.registry import env_spec
 from tabletop_envs.evaluation.paths import folder_problem
 from tabletop_envs.training.checks import (
     SEED_HIGH,
@@ -26,6 +26,7 @@ from tabletop_envs.training.checks import (
     probe_game,
     registered_env,
 )
+from tabletop_envs.training.sb3 import model_file_problem
 
 #: Policy networks of ``--policy``: an MLP over the flat observation, a CNN over the board
 #: planes, or the layout-aware ``cells`` policy (per-cell action head).
@@ -208,7 +209,7 @@ class TrainConfig(Config):
             if problem:
                 raise InvalidParameterError(f"init_model {problem}, got {quote(self.init_model)}")
         game = probe_game(self.env, self.env_kwargs)
-        self._check_seat_and_policy(game.num_players)
+        self._check_seat_and_policy(game)
         # the agents as the run makes them: an empty eval_opponent means the last opponent, an
         # empty imitate no imitation
         agents = [("opponent", part) for part in self.opponent.split("+")]
@@ -217,8 +218,9 @@ class TrainConfig(Config):
         named = [(field, agent_spec(spec)) for field, spec in agents if spec]
         check_agent_specs(self.env, game, named)
 
-    def _check_seat_and_policy(self, num_players: int) -> None:
+    def _check_seat_and_policy(self, game: GameState) -> None:
         """Refuse a learner seat the game does not have, and a CNN over a flat observation."""
+        num_players = game.num_players
         seat = self.learner_seat
         if isinstance(seat, int) and seat >= num_players:
             raise InvalidParameterError(
@@ -226,9 +228,7 @@ class TrainConfig(Config):
                 f"this {num_players}-player game, got {seat}"
             )
         if self.policy == "cnn":
-            env = make(self.env, **self.env_kwargs)
-            space: Any = env.observation_space(env.possible_agents[0])
-            shape = space["observation"].shape
+            shape = tuple(game.spec.observation_shape)  # what the env's observation holds
             if len(shape) != 3:
                 raise InvalidParameterError(
                     f"policy 'cnn' reads (H, W, C) board planes; {self.env}'s observation has "
@@ -238,17 +238,6 @@ class TrainConfig(Config):
     def eval_opponent_spec(self) -> str:
         """Return the evaluation opponent: ``eval_opponent``, else the last of ``opponent``."""
         return self.eval_opponent or self.opponent.split("+")[-1]
-
-
-def model_file_problem(path: str) -> str | None:
-    """Problem text unless ``path`` names a saved SB3 model (``.zip`` may be left off, as SB3
-    allows; ``~`` is the home folder)."""
-    target = Path(path).expanduser()
-    if target.is_dir():
-        return "is a folder, not a saved model (.zip)"
-    if not target.is_file() and not target.with_name(target.name + ".zip").is_file():
-        return "names no saved model file"
-    return None
 
 
 def agent_spec(spec: str) -> str:

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import gymnasium
 
 import tabletop_envs.games
 from tabletop_envs.core.config import quote
+from tabletop_envs.core.game import GameState
+from tabletop_envs.core.params import make_params
 from tabletop_envs.core.registration import EnvSpec, MoveSyntax, load
 from tabletop_envs.envs.aec import TabletopEnv
 from tabletop_envs.envs.parallel import TabletopParallelEnv
@@ -39,6 +42,7 @@ __all__ = [
     "heuristic_games",
     "make",
     "make_parallel",
+    "new_game",
     "register",
     "register_heuristic",
     "registered_envs",
@@ -109,6 +113,16 @@ def make(name: str, **kwargs: Any) -> TabletopEnv:
     (``"penalize"`` by default, as PettingZoo classic's ``env()``; ``"raise"`` for ``raw_env()``).
     """
     return TabletopEnv(env_spec(name), **kwargs)
+
+
+def new_game(name: str, params: Mapping[str, Any], seed: int = 0) -> GameState:
+    """Return the first position of a game of env ``name`` with the game parameters ``params``.
+
+    ValueError for an unknown env; InvalidParameterError for a parameter the game does not have
+    (:func:`~tabletop_envs.core.params.make_params`'s wording, naming those it has) or refuses.
+    """
+    game_class = env_spec(name).load_game()
+    return game_class(make_params(game_class.params_class, name, params), seed)
 
 
 def make_parallel(name: str, **kwargs: Any) -> TabletopParallelEnv:

@@ -23,8 +23,7 @@ from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import Config, quote, setting
 from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError
 from tabletop_envs.core.game import GameState
-from tabletop_envs.core.params import make_params
-from tabletop_envs.envs.registry import env_spec, make
+from tabletop_envs.envs.registry import env_spec, make, new_game
 
 #: Hears the progress of a series: ``progress(games done, games in all)``.
 Progress = Callable[[int, int], None]
@@ -52,12 +51,11 @@ class GameConfig(Config):
         """Return the number of seats of the game; InvalidParameterError naming ``env`` or
         ``params`` (``--env``, ``--param``) if there is no such game."""
         try:
-            game_class = env_spec(self.env).load_game()
+            env_spec(self.env)
         except ValueError as err:
             raise InvalidParameterError(f"env: {err}") from None
         try:
-            params = make_params(game_class.params_class, self.env, self.params)
-            return int(game_class(params, 0).num_players)
+            return int(new_game(self.env, self.params).num_players)
         except (TypeError, ValueError) as err:
             raise InvalidParameterError(f"params: {err}") from None
 

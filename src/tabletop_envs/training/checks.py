@@ -16,8 +16,7 @@ from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import one_line
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
-from tabletop_envs.core.params import make_params
-from tabletop_envs.envs.registry import env_spec, registered_envs
+from tabletop_envs.envs.registry import env_spec, new_game, registered_envs
 
 #: Largest seed a PPO or RLlib run takes: SB3's ``set_random_seed`` and RLlib's seeding call
 #: ``numpy.random.seed``, which refuses more than ``2**32 - 1`` (after the run was built).
@@ -59,10 +58,10 @@ def probe_game(env: str, env_kwargs: Mapping[str, Any]) -> GameState:
     has) or refuses.
     """
     try:
-        game_class = env_spec(env).load_game()
+        env_spec(env)
     except ValueError as err:
         raise InvalidParameterError(str(err)) from None
-    return game_class(make_params(game_class.params_class, env, env_kwargs), 0)
+    return new_game(env, env_kwargs)
 
 
 def check_agent_specs(env: str, game: GameState, named: Iterable[tuple[str, str | None]]) -> None:

@@ -58,9 +58,9 @@ class EvaluateConfig(Config):
     env: str = setting("iris_v0", check=registered_env, help="the env the model was trained on")
     env_args: dict[str, Any] = setting(
         default_factory=dict,
-        flags=("--env-arg",),
+        flags=("--param", "--env-arg"),
         metavar="K=V",
-        help="game parameter the model was trained with, repeatable (e.g. --env-arg board_size=7)",
+        help="game parameter the model was trained with, repeatable (e.g. --param board_size=7)",
     )
     opponents: tuple[str, ...] = setting(
         ("random",), help="agent specs, one per argument (e.g. random greedy mcts:iterations=400)"
@@ -126,7 +126,7 @@ def make_agents(
         _check(agent, spec, game)
     except ValueError as err:
         raise ValueError(
-            f"model: {one_line(err)}; --env-arg KEY=VALUE gives the game parameters it was "
+            f"model: {one_line(err)}; --param KEY=VALUE gives the game parameters it was "
             "trained with"
         ) from None
     try:

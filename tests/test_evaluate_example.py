@@ -67,8 +67,8 @@ def test_a_missing_model_file_is_named(capsys: pytest.CaptureFixture[str]) -> No
         (["--games", "0"], "--games must be an integer >= 1, got 0"),
         (["--seed", "-1"], "--seed must be an integer >= 0, got -1"),
         (["--threads", "-1"], "--threads must be an integer from 0 to 4096, got -1"),
-        (["--env-arg", "bord=3"], "--env-arg: iris_v0 has no parameter 'bord'; its parameters"),
-        (["--env-arg", "board_size=2"], "--env-arg: board_size must be from 3 to 16, got 2"),
+        (["--env-arg", "bord=3"], "--param: iris_v0 has no parameter 'bord'; its parameters"),
+        (["--param", "board_size=2"], "--param: board_size must be from 3 to 16, got 2"),
         (["--json", "nodir/x.json"], "--json must go into an existing folder ('nodir' does not"),
         (["--sample", "--deterministic"], "--sample and --deterministic exclude each other"),
     ],
@@ -105,7 +105,7 @@ def test_a_model_of_other_game_parameters_is_refused_before_any_game(
 ) -> None:
     err = _error([model, "--env", "iris_v0", "--games", "2"], capsys)
     assert "model: " in err and "reads observations of shape (250,)" in err
-    assert "--env-arg KEY=VALUE gives the game parameters it was trained with" in err
+    assert "--param KEY=VALUE gives the game parameters it was trained with" in err
 
 
 def test_the_model_plays_each_opponent_and_writes_the_summaries(

@@ -112,7 +112,7 @@ class AZConfig(Config):
     env: str = setting("iris_v0", help=f"registered env ({', '.join(registered_envs())})")
     env_kwargs: dict[str, Any] = setting(
         default_factory=dict,
-        flags=("--env-arg", "--param"),
+        flags=("--param", "--env-arg"),
         metavar="K=V",
         help="game parameter, e.g. num_players=3; repeat (default: the game's defaults)",
     )

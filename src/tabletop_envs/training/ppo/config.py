@@ -53,7 +53,7 @@ class TrainConfig(Config):
     env: str = setting("iris_v0", check=registered_env, help="registered env name")
     env_kwargs: dict[str, Any] = setting(
         default_factory=dict,
-        flags=("--env-arg", "--param"),
+        flags=("--param", "--env-arg"),
         metavar="K=V",
         help="game parameter, e.g. board_size=7; repeat",
     )

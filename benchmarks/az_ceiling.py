@@ -20,14 +20,15 @@ same.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.az import AZAgent
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.expert import az_agent_of
-from tabletop_envs.core.config import CommandParser
+from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
 from tabletop_envs.core.game import GameState
-from tabletop_envs.envs.registry import make, registered_envs
+from tabletop_envs.envs.registry import make, registered_env
 from tabletop_envs.evaluation import run_arena
 
 
@@ -58,17 +59,25 @@ class PeekingAgent(Agent):
             cls.resample_hidden = honest  # type: ignore[method-assign]
 
 
+@dataclass
+class CeilingConfig(Config):
+    """The command line of this script."""
+
+    env: str = setting("isis_osiris_v0", check=registered_env, help="registered env")
+    agent: str = setting("expert", help="the agent: an az:PATH or expert spec")
+    opponent: str = setting("greedy", help="the opponent's agent spec")
+    games: int = setting(200, low=1, help="games of each match")
+    seed: int = setting(12345, low=0, help="seed of the arena's deals")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Play both matches and print them."""
     parser = CommandParser(prog="az_ceiling.py", description=__doc__.splitlines()[0])
-    parser.add_argument("--env", choices=registered_envs(), default="isis_osiris_v0")
-    parser.add_argument("--agent", default="expert", help="an az:PATH or expert spec")
-    parser.add_argument("--opponent", default="greedy")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=12345)
-    args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error(f"--games must be >= 1, got {args.games}")
+    add_options(parser, CeilingConfig)
+    try:
+        args = from_args(CeilingConfig, parser.parse_args(argv))
+    except ValueError as err:
+        parser.error(str(err))
     for option, spec in (("--agent", args.agent), ("--opponent", args.opponent)):
         try:  # an unknown spec, a missing file: before any game
             make_agent(spec, args.env, seed=0)

@@ -32,13 +32,14 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.az import MAX_SIMULATIONS, AZAgent, PolicyValueNet, run_puct
 from tabletop_envs.agents.expert import az_agent_of
-from tabletop_envs.core.config import CommandParser
+from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import make, registered_envs
@@ -126,29 +127,36 @@ def bench_expert(
     )
 
 
+@dataclass
+class SearchConfig(Config):
+    """The command line of this script."""
+
+    env: tuple[str, ...] | None = setting(
+        None, repeat=True, choices=registered_envs(), help="registered env (none given: every one)"
+    )
+    hidden: tuple[int, ...] = setting((128, 128), low=1, high=MAX_WIDTH, help="layer widths")
+    simulations: tuple[int, ...] = setting(
+        (64, 0), low=0, high=MAX_SIMULATIONS, help="simulations per move"
+    )
+    clock: str = setting("cpu", choices=("cpu", "wall"), help="CPU time or elapsed time")
+    expert: bool = setting(False, help="time the packaged experts")
+    games: int = setting(20, low=1, help="--expert: games per env")
+    players: tuple[int, ...] | None = setting(
+        None,
+        low=1,
+        help="--expert: time the expert at these player counts (none: the env's default); "
+        "an env that has no such game is skipped with a line saying so",
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the options and run the benchmark."""
     parser = CommandParser(prog="az_search.py", description=__doc__.splitlines()[0])
-    parser.add_argument("--env", action="append", choices=registered_envs(), help="repeatable")
-    parser.add_argument("--hidden", type=int, nargs="+", default=[128, 128], help="layer widths")
-    parser.add_argument("--simulations", type=int, nargs="+", default=[64, 0], help="per move")
-    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
-    parser.add_argument("--expert", action="store_true", help="time the packaged experts")
-    parser.add_argument("--games", type=int, default=20, help="--expert: games per env")
-    parser.add_argument(
-        "--players",
-        type=int,
-        nargs="+",
-        help="--expert: time the expert at these player counts (default: the env's default); "
-        "an env that has no such game is skipped with a line saying so",
-    )
-    args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error(f"--games must be >= 1, got {args.games}")
-    if not all(1 <= h <= MAX_WIDTH for h in args.hidden):
-        parser.error(f"--hidden widths must be from 1 to {MAX_WIDTH}, got {args.hidden}")
-    if not all(0 <= s <= MAX_SIMULATIONS for s in args.simulations):
-        parser.error(f"--simulations must be from 0 to {MAX_SIMULATIONS}, got {args.simulations}")
+    add_options(parser, SearchConfig)
+    try:
+        args = from_args(SearchConfig, parser.parse_args(argv))
+    except ValueError as err:
+        parser.error(str(err))
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     for env_name in args.env or registered_envs():
         if args.expert:

@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.rounds < 1:
-        parser.error(f"--rounds must be >= 1, got {args.rounds}")
+        parser.error(f"--rounds must be an integer >= 1, got {args.rounds}")
     try:  # every env's config checked before the first round
         configs = [
             make_config(name, args.games, args.simulations, args.hidden, args.root)

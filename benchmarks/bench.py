@@ -34,10 +34,8 @@ reported as skipped.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
-import math
 import os
 import platform
 import random
@@ -51,7 +49,7 @@ from typing import Any
 import numpy as np
 
 import tabletop_envs
-from tabletop_envs.core.config import CommandParser, quote
+from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, quote, setting
 from tabletop_envs.evaluation.paths import file_problem
 
 #: Steps played between two looks at the clock.
@@ -338,63 +336,64 @@ def report(rates: dict[str, list[float]], info: dict[str, Any], skipped: list[st
     }
 
 
-def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Refuse bad option values (one line, exit status 2) before anything is measured."""
-    if not (math.isfinite(args.seconds) and 0 < args.seconds <= 3600):
-        parser.error(f"--seconds must be a number of seconds in (0, 3600], got {args.seconds}")
-    if not 1 <= args.rounds <= 1000:
-        parser.error(f"--rounds must be from 1 to 1000, got {args.rounds}")
-    if args.seed < 0:
-        parser.error(f"--seed must be an integer >= 0, got {args.seed}")
-    names = tabletop_envs.registered_envs()
-    known = {*names, *(name.rsplit("_v", 1)[0] for name in names)}
-    for name in args.env or ():
-        if name not in known:
-            parser.error(f"--env: unknown env {quote(name)}; registered envs: {', '.join(names)}")
-    if args.seed < 0:
-        parser.error(f"--seed must be an integer >= 0, got {args.seed}")
-    problem = file_problem(args.json)
-    if problem:
-        parser.error(f"--json {problem}, got {quote(args.json)}")
+def known_envs(names: tuple[str, ...] | None) -> str | None:
+    """Problem text unless every name is a registered env, in full or short (``iris``)."""
+    registered = tabletop_envs.registered_envs()
+    known = {*registered, *(name.rsplit("_v", 1)[0] for name in registered)}
+    unknown = [name for name in names or () if name not in known]
+    if unknown:
+        return f"names an unknown env {quote(unknown[0])}; registered: {', '.join(registered)}"
+    return None
+
+
+@dataclass
+class BenchConfig(Config):
+    """The command line of ``bench.py`` and ``tabletop-envs bench``."""
+
+    seconds: float = setting(
+        5.0,
+        high=3600,
+        check=lambda s: None if s > 0 else "must be above 0",
+        help="timed seconds per subject",
+    )
+    rounds: int = setting(7, low=1, high=1000, help="round-robin rounds the time is split into")
+    env: tuple[str, ...] | None = setting(
+        None,
+        repeat=True,
+        check=known_envs,
+        help="only this registered env (e.g. iris_v0 or iris); references always run",
+    )
+    clock: str = setting(
+        "cpu",
+        choices=sorted(CLOCKS),
+        help="cpu: process CPU time (steadier on a shared machine); wall: elapsed time",
+    )
+    chooser: str = setting(
+        "nonzero",
+        choices=("nonzero", "flatnonzero"),
+        help="legal ids of a mask: mask.nonzero()[0] or np.flatnonzero(mask)",
+    )
+    seed: int = setting(0, low=0, help="seed of every random player")
+    json: str | None = setting(
+        None, check=file_problem, metavar="PATH", help="also write the results as JSON"
+    )
 
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     """Parse the options, run the benchmark, print it; exit 1 if a target failed."""
     parser = CommandParser(prog=prog, description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--seconds", type=float, default=5.0, help="timed seconds per subject (default 5)"
-    )
-    parser.add_argument(
-        "--rounds", type=int, default=7, help="round-robin rounds the time is split into"
-    )
-    parser.add_argument(
-        "--env",
-        action="append",
-        help="only this registered env (e.g. iris_v0 or iris; repeatable); references always run",
-    )
-    parser.add_argument(
-        "--clock",
-        choices=sorted(CLOCKS),
-        default="cpu",
-        help="cpu: process CPU time (default, steadier on a shared machine); wall: elapsed time",
-    )
-    parser.add_argument(
-        "--chooser",
-        choices=("nonzero", "flatnonzero"),
-        default="nonzero",
-        help="legal ids of a mask: mask.nonzero()[0] (default) or np.flatnonzero(mask)",
-    )
-    parser.add_argument("--seed", type=int, default=0, help="seed of every random player")
-    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
-    args = parser.parse_args(argv)
-    check_options(parser, args)
+    add_options(parser, BenchConfig)
+    try:  # before anything is measured
+        args = from_args(BenchConfig, parser.parse_args(argv))
+    except ValueError as err:
+        parser.error(str(err))
     subjects, skipped = build_subjects(args.env, args.seed, args.chooser == "flatnonzero")
     rates = measure(subjects, args.seconds, args.rounds, args.clock)
     data = report(rates, machine_info(), skipped)
     data["command"] = " ".join(
         ["python benchmarks/bench.py", *(sys.argv[1:] if argv is None else argv)]
     )
-    data["options"] = vars(args)
+    data["options"] = args.to_dict()
     if args.json:
         with open(args.json, "w") as f:
             json.dump(data, f, indent=2)

@@ -30,13 +30,14 @@ import json
 import statistics
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from bench import CLOCKS, ENV_PARAMS, machine_info
 
 import tabletop_envs
-from tabletop_envs.core.config import CommandParser, quote
+from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
 from tabletop_envs.core.game import GameState
 from tabletop_envs.evaluation.paths import file_problem
 
@@ -173,35 +174,37 @@ def report(costs: dict[str, dict[str, list[float]]], info: dict[str, Any]) -> di
     return {"machine": info, "microseconds_per_call": medians, "rounds": costs, "targets": targets}
 
 
+@dataclass
+class CostsConfig(Config):
+    """The command line of this script."""
+
+    games: int = setting(20, low=1, help="seeded random games per env")
+    rounds: int = setting(11, low=1, help="round-robin rounds")
+    env: tuple[str, ...] | None = setting(
+        None, repeat=True, choices=tabletop_envs.registered_envs(), help="only this env"
+    )
+    clock: str = setting("cpu", choices=sorted(CLOCKS), help="cpu or wall")
+    seed: int = setting(0, low=0, help="seed of the recorded games")
+    json: str | None = setting(
+        None, check=file_problem, metavar="PATH", help="also write the results as JSON"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, time the operations and print them."""
     parser = CommandParser(prog="core_costs.py", description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=20, help="seeded random games per env")
-    parser.add_argument("--rounds", type=int, default=11, help="round-robin rounds")
-    parser.add_argument("--env", action="append", help="only this registered env (repeatable)")
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="cpu or wall")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the recorded games")
-    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
-    args = parser.parse_args(argv)
-    if args.games < 1 or args.rounds < 1:
-        parser.error("--games and --rounds must be >= 1")
-    if args.seed < 0:
-        parser.error(f"--seed must be an integer >= 0, got {args.seed}")
-    problem = file_problem(args.json)  # before the measuring, not after it
-    if problem:
-        parser.error(f"--json {problem}, got {quote(args.json)}")
-    names = tabletop_envs.registered_envs()
-    if args.env:
-        unknown = [e for e in args.env if e not in names]
-        if unknown:
-            parser.error(f"unknown env {unknown}; registered: {', '.join(names)}")
-        names = [n for n in names if n in args.env]
+    add_options(parser, CostsConfig)
+    try:  # before the measuring, not after it
+        args = from_args(CostsConfig, parser.parse_args(argv))
+    except ValueError as err:
+        parser.error(str(err))
+    names = [n for n in tabletop_envs.registered_envs() if not args.env or n in args.env]
     costs = measure(names, args.games, args.rounds, args.clock, args.seed)
     data = report(costs, machine_info())
     data["command"] = " ".join(
         ["python benchmarks/core_costs.py", *(sys.argv[1:] if argv is None else argv)]
     )
-    data["options"] = vars(args)
+    data["options"] = args.to_dict()
     if args.json:
         with open(args.json, "w") as f:
             json.dump(data, f, indent=2)

@@ -14,9 +14,11 @@ two agents played whole on the same deals, it shows where one agent's strength o
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.base import Agent
-from tabletop_envs.core.config import CommandParser
+from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
 from tabletop_envs.core.game import GameState
 from tabletop_envs.evaluation import run_arena
 from tabletop_envs.games.irk.rules import CHOOSE
@@ -43,17 +45,25 @@ class SplitAgent(Agent):
         return agent.act(game, seat)
 
 
+@dataclass
+class SplitConfig(Config):
+    """The command line of this script."""
+
+    chooser: str = setting("expert", help="agent spec of the choose steps")
+    placer: str = setting("planner", help="agent spec of the place steps")
+    opponent: str = setting("greedy", help="the opponent's agent spec")
+    games: int = setting(200, low=1, help="games played")
+    seed: int = setting(4242, low=0, help="seed of the arena's deals")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Play the split agent against the opponent and print the table."""
     parser = CommandParser(prog="irk_split.py", description=__doc__.splitlines()[0])
-    parser.add_argument("--chooser", default="expert", help="agent spec of the choose steps")
-    parser.add_argument("--placer", default="planner", help="agent spec of the place steps")
-    parser.add_argument("--opponent", default="greedy")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=4242)
-    args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error(f"--games must be >= 1, got {args.games}")
+    add_options(parser, SplitConfig)
+    try:
+        args = from_args(SplitConfig, parser.parse_args(argv))
+    except ValueError as err:
+        parser.error(str(err))
     for option in ("chooser", "placer", "opponent"):
         try:  # an unknown spec, a missing file: before any game
             make_agent(getattr(args, option), ENV)

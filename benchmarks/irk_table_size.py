@@ -21,10 +21,11 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
-from tabletop_envs.core.config import CommandParser, quote
+from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
 from tabletop_envs.evaluation.paths import file_problem
 from tabletop_envs.games.irk.rules import PLACE, IrkParams, IrkState, opening_count
 
@@ -75,26 +76,29 @@ def play(num_players: int, seed: int) -> list[tuple[int, int, int, int]]:
     return out
 
 
+@dataclass
+class TableSizeConfig(Config):
+    """The command line of this script."""
+
+    games: int = setting(5000, low=1, help="random games per player count")
+    players: tuple[int, ...] = setting((2, 3, 4), help="player counts")
+    sizes: tuple[int, ...] = setting(tuple(range(9, 32)), low=1, help="table sizes")
+    json: str | None = setting(None, check=file_problem, help="also write the figures to this file")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Measure and print the table (and JSON with ``--json``)."""
     parser = CommandParser(prog="irk_table_size.py", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=5000, help="random games per player count")
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
-    parser.add_argument("--sizes", type=int, nargs="+", default=list(range(9, 32)))
-    parser.add_argument("--json", help="also write the figures to this file")
-    args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error(f"--games must be >= 1, got {args.games}")
+    add_options(parser, TableSizeConfig)
+    try:  # before the games, not after them
+        args = from_args(TableSizeConfig, parser.parse_args(argv))
+    except ValueError as err:
+        parser.error(str(err))
     for n in args.players:
         try:
             IrkParams(num_players=n)
         except ValueError as err:
             parser.error(f"--players: {err}")
-    if any(size < 1 for size in args.sizes):
-        parser.error(f"--sizes must be >= 1, got {args.sizes}")
-    problem = file_problem(args.json)  # before the games, not after them
-    if problem:
-        parser.error(f"--json {problem}, got {quote(args.json)}")
     report: dict[str, dict[str, dict[str, float]]] = {}
     for n in args.players:
         start = time.perf_counter()

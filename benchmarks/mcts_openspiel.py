@@ -25,19 +25,19 @@ median over ``--rounds`` rounds.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from bench import CLOCKS, machine_info
 
 from tabletop_envs.agents.mcts import MCTSAgent
-from tabletop_envs.core.config import CommandParser, quote
+from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
 from tabletop_envs.evaluation.paths import file_problem
 from tabletop_envs.games.iris.rules import IrisState
 
@@ -116,7 +116,7 @@ def run_theirs(game: Any, positions: list[Any], simulations: int, seed: int, sol
     return total_sims, total_time, rates
 
 
-def measure(args: argparse.Namespace) -> dict[str, Any]:
+def measure(args: MCTSBenchConfig) -> dict[str, Any]:
     """Run the rounds; return per subject the sims/s of every round and of every position."""
     clock = CLOCKS[args.clock]
     ours = iris_positions(args.plies, args.seeds)
@@ -140,7 +140,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     return {"rounds": rounds, "per_position": per_position, "simulations_run": sims}
 
 
-def report(data: dict[str, Any], args: argparse.Namespace, info: dict[str, Any]) -> dict:
+def report(data: dict[str, Any], args: MCTSBenchConfig, info: dict[str, Any]) -> dict:
     """Print the figures and the ratio; return everything as JSON-ready data."""
     print(
         f"python {info['python']}, numpy {info['numpy']}, pyspiel {info['pyspiel']}, "
@@ -180,32 +180,31 @@ def report(data: dict[str, Any], args: argparse.Namespace, info: dict[str, Any])
     }
 
 
+@dataclass
+class MCTSBenchConfig(Config):
+    """The command line of this script."""
+
+    simulations: int = setting(400, low=1, help="simulations per search")
+    plies: tuple[int, ...] = setting(
+        (0, 8, 16, 24, 32), low=0, help="random steps from the start to each position"
+    )
+    seeds: int = setting(2, low=1, help="random games the positions come from")
+    rounds: int = setting(5, low=1, help="rounds over every position")
+    clock: str = setting("cpu", choices=sorted(CLOCKS), help="cpu or wall")
+    solve: bool = setting(False, help="OpenSpiel's MCTS-Solver on (its default)")
+    json: str | None = setting(
+        None, check=file_problem, metavar="PATH", help="also write the results as JSON"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, run both searchers, print the figures; exit 1 below the target."""
     parser = CommandParser(prog="mcts_openspiel.py", description=__doc__.split("\n")[0])
-    parser.add_argument("--simulations", type=int, default=400, help="simulations per search")
-    parser.add_argument(
-        "--plies",
-        type=int,
-        nargs="+",
-        default=[0, 8, 16, 24, 32],
-        help="random steps from the start to each position",
-    )
-    parser.add_argument("--seeds", type=int, default=2, help="random games the positions come from")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds over every position")
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="cpu or wall")
-    parser.add_argument(
-        "--solve", action="store_true", help="OpenSpiel's MCTS-Solver on (its default)"
-    )
-    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
-    args = parser.parse_args(argv)
-    if args.simulations < 1 or args.rounds < 1 or args.seeds < 1:
-        parser.error("--simulations, --rounds and --seeds must be >= 1")
-    if any(p < 0 for p in args.plies):
-        parser.error("--plies must be >= 0")
-    problem = file_problem(args.json)  # before the measuring, not after it
-    if problem:
-        parser.error(f"--json {problem}, got {quote(args.json)}")
+    add_options(parser, MCTSBenchConfig)
+    try:  # before the measuring, not after it
+        args = from_args(MCTSBenchConfig, parser.parse_args(argv))
+    except ValueError as err:
+        parser.error(str(err))
     try:
         import pyspiel  # noqa: F401
     except ImportError as err:
@@ -215,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     data["command"] = " ".join(
         ["python benchmarks/mcts_openspiel.py", *(sys.argv[1:] if argv is None else argv)]
     )
-    data["options"] = vars(args)
+    data["options"] = args.to_dict()
     if args.json:
         with open(args.json, "w") as f:
             json.dump(data, f, indent=2)

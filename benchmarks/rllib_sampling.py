@@ -21,19 +21,15 @@ import time
 from dataclasses import dataclass
 
 from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
-from tabletop_envs.envs.registry import registered_envs
+from tabletop_envs.envs.registry import registered_env
 from tabletop_envs.training.rllib import self_play_config
-
-
-def _registered(name: str) -> str | None:
-    return None if name in registered_envs() else f"must be one of {', '.join(registered_envs())}"
 
 
 @dataclass
 class SamplingConfig(Config):
     """The command line of this script."""
 
-    env: str = setting("iris_v0", check=_registered, help="registered env")
+    env: str = setting("iris_v0", check=registered_env, help="registered env")
     num_env_runners: tuple[int, ...] = setting((1, 2), low=1, help="env runners, each measured")
     envs_per_env_runner: int = setting(4, low=1, help="envs each runner steps")
     steps: int = setting(4000, low=1, help="env steps per runner per round")

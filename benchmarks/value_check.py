@@ -54,7 +54,7 @@ from tabletop_envs.core.config import (
     setting,
 )
 from tabletop_envs.core.game import GameState
-from tabletop_envs.envs.registry import registered_envs
+from tabletop_envs.envs.registry import registered_env
 from tabletop_envs.search.evaluator import encode
 from tabletop_envs.search.values import value_targets
 
@@ -63,15 +63,11 @@ STAGES = 5
 PROG = "value_check.py"
 
 
-def _registered(name: str) -> str | None:
-    return None if name in registered_envs() else f"must be one of {', '.join(registered_envs())}"
-
-
 @dataclass
 class ValueCheckConfig(Config):
     """The command line of this script."""
 
-    env: str = setting("irk_v0", check=_registered, help="registered env")
+    env: str = setting("irk_v0", check=registered_env, help="registered env")
     params: dict[str, Any] = setting(
         default_factory=dict,
         flags=("--param",),

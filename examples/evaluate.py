@@ -37,10 +37,9 @@ from tabletop_envs.core.config import (
 )
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
-from tabletop_envs.envs.registry import make
+from tabletop_envs.envs.registry import make, registered_env
 from tabletop_envs.evaluation.arena import build_agents, run_arena
 from tabletop_envs.evaluation.paths import file_problem
-from tabletop_envs.training.checks import registered_env
 
 PROG = "evaluate.py"
 

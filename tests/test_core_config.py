@@ -188,3 +188,22 @@ def test_a_command_lines_errors_name_options_not_fields() -> None:
         options_named(Demo, kept)
         == "--opponent: no file 'eval_games' in runs/eval_games/x.npz (num_players=2, irk_v0)"
     )
+
+
+@dataclass(frozen=True)
+class Repeated(Config):
+    env: tuple[str, ...] | None = setting(None, repeat=True, help="an env")
+    sizes: tuple[int, ...] = setting((3, 5), repeat=True, low=1, help="sizes")
+
+
+def test_a_repeat_option_takes_one_value_each_time_and_keeps_its_default_when_absent() -> None:
+    """``--env a --env b`` is two envs (with ``nargs`` the second would replace the first);
+    given nowhere, the declared default stays (argparse's ``append`` would add to it)."""
+    p = argparse.ArgumentParser(exit_on_error=False)
+    add_options(p, Repeated)
+    assert from_namespace(Repeated, p.parse_args([])) == Repeated(env=None, sizes=(3, 5))
+    args = p.parse_args(["--env", "a", "--env", "b", "--sizes", "7"])
+    assert from_namespace(Repeated, args) == Repeated(env=("a", "b"), sizes=(7,))
+    with pytest.raises(InvalidParameterError, match=r"sizes\[1\] must be an integer >= 1, got 0"):
+        from_namespace(Repeated, p.parse_args(["--sizes", "2", "--sizes", "0"]))
+    assert "sizes; an integer >= 1; repeat (default: 3 5)" in " ".join(p.format_help().split())

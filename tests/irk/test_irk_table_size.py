@@ -7,6 +7,7 @@ place step exactly when the script says no footprint leaves the ``T`` table.
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "irk_table_size.py
 def load_script():
     spec = importlib.util.spec_from_file_location("irk_table_size", SCRIPT)
     module = importlib.util.module_from_spec(spec)
+    sys.modules["irk_table_size"] = module  # its config dataclass looks its module up
     spec.loader.exec_module(module)
     return module
 

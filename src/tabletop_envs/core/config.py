@@ -141,6 +141,7 @@ class Setting:
     metavar: str | None = None
     cli: bool = True
     check: Callable[[Any], str | None] | None = None
+    repeat: bool = False
 
 
 def setting(
@@ -154,13 +155,15 @@ def setting(
     metavar: str | None = None,
     cli: bool = True,
     check: Callable[[Any], str | None] | None = None,
+    repeat: bool = False,
     default_factory: Callable[[], Any] | None = None,
 ) -> Any:
     """Declare a field of a :class:`Config`: its default, bounds, choices and help.
 
     ``low``/``high`` bound numbers (each item of a tuple); ``choices`` lists the valid values;
     ``flags`` are the command-line spellings (default ``--field-name``); ``cli=False`` keeps
-    the field off the command line; ``check(value)`` returns a problem text or None.
+    the field off the command line; ``check(value)`` returns a problem text or None;
+    ``repeat=True`` makes a tuple's option take one value and repeat (``--env a --env b``).
     """
     meta = Setting(
         help=help,
@@ -171,6 +174,7 @@ def setting(
         metavar=metavar,
         cli=cli,
         check=check,
+        repeat=repeat,
     )
     if default_factory is not None:
         return dataclasses.field(default_factory=default_factory, metadata={"setting": meta})
@@ -434,7 +438,11 @@ def option_kwargs(
         kwargs["default"] = None
     elif origin is tuple:
         item = typing.get_args(kind)[0]
-        kwargs.update(nargs="+" if not optional else "*", type=_argparse_type(item))
+        if meta.repeat:  # None when not given: from_namespace keeps the field's default
+            kwargs.update(action="append", type=_argparse_type(item), default=None)
+            help_text += "; repeat"
+        else:
+            kwargs.update(nargs="+" if not optional else "*", type=_argparse_type(item))
         kwargs["choices"] = meta.choices
         help_text += f" (default: {' '.join(map(str, show)) if show else 'none'})"
     else:
@@ -505,8 +513,8 @@ def from_namespace(cls: type[C], args: argparse.Namespace, **overrides: Any) -> 
     """Build ``cls`` from parsed options (fields missing from ``args`` keep their defaults)."""
     hints = _hints(cls)
     values: dict[str, Any] = {}
-    for f, _meta in settings_of(cls):
-        if not hasattr(args, f.name):
+    for f, meta in settings_of(cls):
+        if not hasattr(args, f.name) or (meta.repeat and getattr(args, f.name) is None):
             continue
         value = getattr(args, f.name)
         kind, _ = _optional(hints[f.name])

@@ -45,6 +45,7 @@ __all__ = [
     "new_game",
     "register",
     "register_heuristic",
+    "registered_env",
     "registered_envs",
     "unregister",
 ]
@@ -89,6 +90,14 @@ def unregister(name: str) -> EnvSpec:
 def registered_envs() -> list[str]:
     """Return the names of all registered envs, sorted."""
     return sorted(_SPECS)
+
+
+def registered_env(name: str) -> str | None:
+    """Problem text unless ``name`` is a registered env (a config field's ``check``; looked up
+    when checked, so envs users register count)."""
+    if name in _SPECS:
+        return None
+    return f"must be a registered env ({', '.join(registered_envs())})"
 
 
 def env_spec(name: str) -> EnvSpec:

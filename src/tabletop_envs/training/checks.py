@@ -16,20 +16,13 @@ from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import one_line
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
-from tabletop_envs.envs.registry import env_spec, new_game, registered_envs
+from tabletop_envs.envs.registry import env_spec, new_game
 
 #: Largest seed a PPO or RLlib run takes: SB3's ``set_random_seed`` and RLlib's seeding call
 #: ``numpy.random.seed``, which refuses more than ``2**32 - 1`` (after the run was built).
 SEED_HIGH = 2**32 - 1
 #: Largest seed an AlphaZero-style run takes: ``torch.manual_seed`` refuses more.
 TORCH_SEED_HIGH = 2**64 - 1
-
-
-def registered_env(name: str) -> str | None:
-    """Problem text unless ``name`` is a registered env (looked up when checked: users register)."""
-    if name in registered_envs():
-        return None
-    return f"must be a registered env ({', '.join(registered_envs())})"
 
 
 def at_least(low: int, why: str = "") -> Callable[[Any], str | None]:

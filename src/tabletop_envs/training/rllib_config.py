@@ -15,8 +15,9 @@ from typing import Any
 
 from tabletop_envs.core.config import Config, setting
 from tabletop_envs.core.errors import InvalidParameterError
+from tabletop_envs.envs.registry import registered_env
 from tabletop_envs.evaluation.paths import folder_problem
-from tabletop_envs.training.checks import SEED_HIGH, registered_env
+from tabletop_envs.training.checks import SEED_HIGH
 
 #: ``"shared"``: one module ``"main"`` plays every seat; ``"per_seat"``: ``"seat_<i>"`` per seat.
 POLICY_MODES = ("shared", "per_seat")

@@ -15,7 +15,7 @@ from tabletop_envs.agents.single_agent import REWARD_MODES, SEAT_MODES
 from tabletop_envs.core.config import Config, quote, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
-from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.envs.registry import env_spec, registered_env
 from tabletop_envs.evaluation.paths import folder_problem
 from tabletop_envs.training.checks import (
     SEED_HIGH,
@@ -24,7 +24,6 @@ from tabletop_envs.training.checks import (
     not_blank,
     positive,
     probe_game,
-    registered_env,
 )
 from tabletop_envs.training.sb3 import model_file_problem
 

@@ -103,3 +103,17 @@ def test_reset_reaches_every_network(tmp_path, monkeypatch):
     first = [agent.act(game, game.current_player) for _ in range(3)]
     agent.reset(0)
     assert [agent.act(game, game.current_player) for _ in range(3)] == first
+
+
+def test_the_packaged_files_record_their_commands_with_the_documented_paths():
+    """A packaged file's ``meta["trained"]`` is shipped to every user: it records the command
+    that trained it as docs/results.md gives it (``runs/...``), never a path of the machine it
+    ran on (the Isis & Osiris file said ``sb3:/work/runs_s17/...`` until 2026-12-07)."""
+    folder = importlib.resources.files("tabletop_envs") / "agents" / "experts"
+    files = sorted(p for p in folder.iterdir() if p.name.endswith(".npz"))
+    assert len(files) >= 3
+    for path in files:
+        command = PolicyValueNet.load(str(path)).meta["trained"]["command"]
+        absolute = re.findall(r"(?:^|[\s:=])([/~][^\s]*)", command)
+        assert not absolute, f"{path.name}: {absolute}"
+        assert "--out runs/" in command, path.name

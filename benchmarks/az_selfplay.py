@@ -33,7 +33,7 @@ import numpy as np
 from bench import ENV_PARAMS
 
 from tabletop_envs.core.config import CommandParser, options_named
-from tabletop_envs.envs.registry import env_spec, registered_envs
+from tabletop_envs.envs.registry import new_game, registered_envs
 from tabletop_envs.training.az import (
     AZConfig,
     auto_dirichlet_alpha,
@@ -70,9 +70,8 @@ def run_env(config: AZConfig, rounds: int) -> list[float]:
 
     torch.set_num_threads(1)
     name = config.env
-    game_class = env_spec(name).load_game()
-    params = game_class.params_class(**config.env_kwargs)
-    proto = game_class(params, 0)
+    proto = new_game(name, config.env_kwargs)
+    game_class, params = type(proto), proto.params
     obs_dim = int(np.prod(proto.spec.observation_shape))
     net = build_torch_net(obs_dim, proto.spec.num_actions, config.hidden, seed=0)
     net.eval()

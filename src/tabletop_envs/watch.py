@@ -26,8 +26,7 @@ import numpy as np
 from tabletop_envs.core.config import Config, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
-from tabletop_envs.core.params import make_params
-from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.envs.registry import env_spec, new_game
 from tabletop_envs.evaluation.paths import file_problem, folder_problem, user_path
 from tabletop_envs.evaluation.play import GameConfig, agents_help, play_seated, split_agents
 from tabletop_envs.render.draw import Drawing, Text, to_rgb, to_svg, wrap
@@ -84,12 +83,11 @@ class SeatedConfig(GameConfig):
         ("greedy",), help=agents_help("agent specs in seat order; fewer than the seats repeat")
     )
 
-    def check(self) -> None:
+    def check_seats(self, seats: int) -> None:
         """Read the agents as :func:`~.play.split_agents` does (spaces or commas): 1 to a
         seat each."""
-        super().check()
         object.__setattr__(self, "agents", tuple(split_agents(self.agents)))
-        problem = seats_problem(self.env, self.seats(), self.agents)
+        problem = seats_problem(self.env, seats, self.agents)
         if problem:
             raise InvalidParameterError(f"agents: {problem}")
 
@@ -131,16 +129,15 @@ def watch(
     Fewer agents than seats repeat in order. The deal and the agents' seeds are those of game 0
     of ``tabletop-envs evaluate --seed SEED`` with the same lineup.
     """
-    spec = env_spec(env_name)
-    game_class = spec.load_game()
-    params = make_params(game_class.params_class, env_name, env_kwargs or {})
-    n = game_class(params, 0).num_players
+    probe = new_game(env_name, env_kwargs or {})
+    n = probe.num_players
     agents = list(agents)
     problem = seats_problem(env_name, n, agents)
     if problem:
         raise ValueError(problem)
     seat_specs = [agents[s % len(agents)] for s in range(n)]
-    game = play_seated(env_name, game_class, params, seat_specs, seed, f"{env_name} seed {seed}")
+    label = f"{env_name} seed {seed}"
+    game = play_seated(env_name, type(probe), probe.params, seat_specs, seed, label)
     return GameRecord.of(env_name, game, seat_specs)
 
 

@@ -45,7 +45,11 @@ class GameConfig(Config):
     def check(self) -> None:
         """Refuse an unknown env or a game parameter it refuses before anything is played."""
         super().check()
-        self.seats()
+        self.check_seats(self.seats())
+
+    def check_seats(self, seats: int) -> None:
+        """Checks against the game's number of ``seats`` (its probe game dealt once, by
+        :meth:`check`); none here."""
 
     def seats(self) -> int:
         """Return the number of seats of the game; InvalidParameterError naming ``env`` or

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from tabletop_envs.agents.az import AZAgent
-from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.envs.registry import new_game
 from tabletop_envs.evaluation.arena import run_arena
 from tabletop_envs.search.network import PolicyValueNet
 from tabletop_envs.training.az.checkpoint import RunState
@@ -50,7 +50,7 @@ def evaluate_file(
         playout_weight=playout_weight,
         playout=playout,
     )
-    n = env_spec(config.env).load_game().new(seed=0, **config.env_kwargs).num_players
+    n = new_game(config.env, config.env_kwargs).num_players
     start = time.perf_counter()
     result = run_arena(config.env, [agent] + [opponent] * (n - 1), games, seed, config.env_kwargs)
     stats = result.stats[0]

@@ -20,7 +20,7 @@ import numpy as np
 
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.game import GameState
-from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.envs.registry import new_game
 from tabletop_envs.search.network import conv_meta
 from tabletop_envs.training.az.buffer import ReplayBuffer, buffer_capacity, storage_dtype
 from tabletop_envs.training.az.checkpoint import RunState, resume, save_buffer, save_checkpoint
@@ -112,9 +112,8 @@ def train_az(
 
 def build_learner(config: AZConfig) -> Learner:
     """Return the game, a fresh seeded net, its optimizer and an empty buffer for ``config``."""
-    game_class = env_spec(config.env).load_game()
-    params = game_class.params_class(**config.env_kwargs)
-    proto = game_class(params, 0)
+    proto = new_game(config.env, config.env_kwargs)
+    game_class, params = type(proto), proto.params
     spec = proto.spec
     obs_dim, num_actions = int(np.prod(spec.observation_shape)), int(spec.num_actions)
     conv = None

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from tabletop_envs.agents.base import Agent
-from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.envs.registry import new_game
 from tabletop_envs.evaluation.stats import wilson
 from tabletop_envs.training.plots import plot_curves
 
@@ -32,10 +32,10 @@ def evaluate(
     highest. Returns counts, ``win_rate`` (wins / games), ``score`` (wins + draws/2, per game)
     and the 95% Wilson interval of the win rate.
     """
-    game_class = env_spec(env_name).load_game()
-    params = game_class.params_class(**(env_kwargs or {}))
+    probe = new_game(env_name, env_kwargs or {})
+    game_class, params = type(probe), probe.params
     seeds = np.random.default_rng(seed)
-    n = game_class(params, 0).spec.num_players
+    n = probe.spec.num_players
     wins = draws = losses = 0
     by_seat = [[0, 0] for _ in range(n)]  # [wins, games] per learner seat
     for g in range(games):

@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop_envs.core.game import GameState
-from tabletop_envs.envs.registry import env_spec
+from tabletop_envs.envs.registry import new_game
 from tabletop_envs.training.ppo.config import TrainConfig, cell_footprint
 
 
 def _initial_state(env_name: str, env_kwargs: dict[str, Any] | None) -> GameState:
     """Return the initial core state of ``env_name`` with these game parameters (seed 0)."""
-    return env_spec(env_name).load_game().new(seed=0, **(env_kwargs or {}))
+    return new_game(env_name, env_kwargs or {})
 
 
 def planes_section(env_name: str, env_kwargs: dict[str, Any] | None = None) -> tuple[int, Any]:

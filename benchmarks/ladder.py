@@ -46,6 +46,10 @@ interval per agent). ``--resume`` keeps the pairs of ``ENV.json`` played with th
 parameters, games per pair and seed, and plays only the missing ones. ``--doc FILE`` rewrites
 the text between ``<!-- ladder:ENV -->`` and ``<!-- /ladder:ENV -->`` in FILE with the tables,
 the exact command and the picture, which it saves as ``img/ladder_ENV.png`` beside FILE.
+
+Files. This script plays the matches and holds the command line and the ladder's JSON;
+``ladder_results.py`` beside it holds a match's record (:class:`Pair`) and the ratings,
+``ladder_report.py`` the Markdown, the picture and the doc block.
 """
 
 from __future__ import annotations
@@ -53,13 +57,12 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import os
 import platform
 import shlex
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,99 +73,58 @@ import tabletop_envs
 from tabletop_envs.agents.expert import check_agents
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import CommandParser, one_line, parse_assignment, quote
-from tabletop_envs.evaluation import stats
 from tabletop_envs.evaluation.arena import run_arena
 from tabletop_envs.evaluation.paths import folder_problem
 from tabletop_envs.evaluation.stats import (
     DEFAULT_RESAMPLES,
     ELO_SCALE,
     PRIOR_DRAWS,
-    Match,
-    basic_interval,
-    expected_score,  # noqa: F401  (the ladder's model, read by its tests)
+    expected_score,
     fit_elo,
-    wilson,
 )
+
+# The modules beside this script: it runs as benchmarks/ladder.py or is loaded from its path.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ladder_report import (
+    TICK_WIDTH,
+    check_doc,
+    draw_picture,
+    markdown,
+    rewrite_block,
+    tick_label,
+    update_doc,
+)
+from ladder_results import Pair, Rating, bootstrap_elo, rate, score_matrices
 
 ROOT = Path(__file__).resolve().parent.parent
 PROG = "benchmarks/ladder.py"
 FORMAT = "tabletop_envs ladder 1"
-#: Characters per line of an agent's label in the picture (longer specs wrap after commas).
-TICK_WIDTH = 38
+
+#: The ladder's pieces, those of the modules beside it too (its tests read them from here; the
+#: model the ratings fit is the arena's ``expected_score``).
+__all__ = [
+    "TICK_WIDTH",
+    "Ladder",
+    "Pair",
+    "Rating",
+    "bootstrap_elo",
+    "check_doc",
+    "draw_picture",
+    "expected_score",
+    "fit_elo",
+    "main",
+    "markdown",
+    "play_pair",
+    "rate",
+    "rewrite_block",
+    "run",
+    "score_matrices",
+    "tick_label",
+    "update_doc",
+]
 
 
-# ---- results ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Pair:
-    """One arena match between agents ``a`` (listed first) and ``b``."""
-
-    a: str
-    b: str
-    games: int
-    seed: int
-    wins_a: int
-    draws: int
-    wins_b: int
-    moves: tuple[int, int] = (0, 0)  # per agent (a, b)
-    agent_seconds: tuple[float, float] = (0.0, 0.0)  # CPU time of each agent's moves
-    cpu_seconds: float = 0.0  # of the whole match (this process's CPU time; wall with --ray)
-    versions: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def key(self) -> frozenset[str]:
-        """Return the unordered pair of agent specs."""
-        return frozenset((self.a, self.b))
-
-    def score(self, agent: str) -> float:
-        """Return ``agent``'s wins plus half the draws in this match."""
-        if agent not in (self.a, self.b):
-            raise ValueError(f"{agent!r} did not play in {self.a!r} vs {self.b!r}")
-        return (self.wins_a if agent == self.a else self.wins_b) + self.draws / 2
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the match as JSON-ready data."""
-        out = asdict(self)
-        out["moves"], out["agent_seconds"] = list(self.moves), list(self.agent_seconds)
-        return out
-
-    @classmethod
-    def from_dict(cls, data: Any) -> Pair:
-        """Parse a match written by :meth:`to_dict`; ValueError naming what is wrong."""
-        if not isinstance(data, dict):
-            raise ValueError(f"a pair is a JSON object, got {data!r}")
-        missing = {"a", "b", "games", "seed", "wins_a", "draws", "wins_b"} - set(data)
-        if missing:
-            raise ValueError(f"pair {data!r} lacks {sorted(missing)}")
-        a, b = data["a"], data["b"]
-        if not (isinstance(a, str) and isinstance(b, str) and a != b):
-            raise ValueError(f"a pair names two different agent specs, got {a!r} and {b!r}")
-        counts = [data[k] for k in ("games", "wins_a", "draws", "wins_b")]
-        if not all(type(c) is int and c >= 0 for c in counts) or counts[0] != sum(counts[1:]):
-            raise ValueError(f"pair {a} vs {b}: games must equal wins + draws + wins, {counts}")
-        try:
-            moves = [int(m) for m in data.get("moves", (0, 0))]
-            spent = [float(t) for t in data.get("agent_seconds", (0.0, 0.0))]
-            seed, cpu = int(data["seed"]), float(data.get("cpu_seconds", 0.0))
-            versions = {str(k): str(v) for k, v in data.get("versions", {}).items()}
-        except (TypeError, ValueError, AttributeError) as err:
-            raise ValueError(f"pair {a} vs {b}: malformed field ({err})") from None
-        if len(moves) != 2 or len(spent) != 2:
-            raise ValueError(f"pair {a} vs {b}: moves and agent_seconds hold 2 numbers each")
-        return cls(
-            a=a,
-            b=b,
-            games=counts[0],
-            seed=seed,
-            wins_a=counts[1],
-            draws=counts[2],
-            wins_b=counts[3],
-            moves=(moves[0], moves[1]),
-            agent_seconds=(spent[0], spent[1]),
-            cpu_seconds=cpu,
-            versions=versions,
-        )
-
-
+# ---- a match ----------------------------------------------------------------------------------
 def play_pair(
     env_name: str,
     a: str,
@@ -203,100 +165,6 @@ def play_pair(
         cpu_seconds=spent,
         versions=versions(),
     )
-
-
-# ---- ratings ----------------------------------------------------------------------------------
-def matches(agents: Sequence[str], pairs: Sequence[Pair]) -> list[Match]:
-    """Return the pairs as :class:`~tabletop_envs.evaluation.stats.Match` counts (agent indices)."""
-    index = {a: i for i, a in enumerate(agents)}
-    return [Match(index[p.a], index[p.b], p.wins_a, p.draws, p.wins_b) for p in pairs]
-
-
-def score_matrices(agents: Sequence[str], pairs: Sequence[Pair]) -> tuple[np.ndarray, np.ndarray]:
-    """Return ``(wins, games)``: ``wins[i, j]`` is i's score against j (draws half), k x k."""
-    return stats.score_matrices(len(agents), matches(agents, pairs))
-
-
-def bootstrap_elo(
-    agents: Sequence[str],
-    pairs: Sequence[Pair],
-    anchor: int,
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
-) -> np.ndarray:
-    """Return ``resamples`` x k Elo ratings refitted on games replayed from the fitted model.
-
-    :func:`tabletop_envs.evaluation.stats.bootstrap_elo` of the pairs, in their order.
-    """
-    return stats.bootstrap_elo(len(agents), matches(agents, pairs), anchor, resamples, seed)
-
-
-@dataclass(frozen=True)
-class Rating:
-    """One agent's place on the ladder."""
-
-    agent: str
-    elo: float
-    low: float
-    high: float
-    games: int
-    score: float  # (wins + draws/2) / games over all its matches
-    ms_per_move: float
-    # Elo above the next agent down the ladder, with its 95% interval (None for the last)
-    gap: float | None = None
-    gap_low: float | None = None
-    gap_high: float | None = None
-
-
-def rate(
-    agents: Sequence[str],
-    pairs: Sequence[Pair],
-    anchor: str,
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
-) -> list[Rating]:
-    """Return every agent's rating with its 95% bootstrap interval, best first.
-
-    Each rating also carries its gap to the next agent down the ladder with that difference's
-    own interval (from the same resamples): the ratings' intervals are distances from the
-    anchor and move together, so two overlapping intervals can still hide a clear gap.
-    """
-    if anchor not in agents:
-        raise ValueError(f"the anchor {anchor!r} is not among the agents {list(agents)}")
-    a = list(agents).index(anchor)
-    wins, games = score_matrices(agents, pairs)
-    elo = fit_elo(wins, games, a)
-    samples = bootstrap_elo(agents, pairs, a, resamples, seed)
-    low, high = basic_interval(elo, samples)
-    order = sorted(range(len(agents)), key=lambda i: -elo[i])
-    out = []
-    for rank, i in enumerate(order):
-        name = agents[i]
-        moves = sum(p.moves[p.a != name] for p in pairs if name in (p.a, p.b))
-        spent = sum(p.agent_seconds[p.a != name] for p in pairs if name in (p.a, p.b))
-        n = int(games[i].sum())
-        gap = {}
-        if rank + 1 < len(order):
-            j = order[rank + 1]
-            g_low, g_high = basic_interval(elo[i] - elo[j], samples[:, i] - samples[:, j])
-            gap = {
-                "gap": float(elo[i] - elo[j]),
-                "gap_low": float(g_low),
-                "gap_high": float(g_high),
-            }
-        out.append(
-            Rating(
-                agent=name,
-                elo=float(elo[i]),
-                low=float(low[i]),
-                high=float(high[i]),
-                games=n,
-                score=float(wins[i].sum() / n) if n else 0.0,
-                ms_per_move=1000 * spent / moves if moves else 0.0,
-                **gap,
-            )
-        )
-    return out
 
 
 # ---- the ladder -------------------------------------------------------------------------------
@@ -419,205 +287,6 @@ def versions() -> dict[str, str]:
     except (OSError, subprocess.CalledProcessError):
         pass
     return out
-
-
-# ---- Markdown, picture, docs ------------------------------------------------------------------
-def _elo(x: float) -> str:
-    """Return a rating as signed whole Elo (``0`` unsigned)."""
-    v = round(x)
-    return f"{v:+d}" if v else "0"
-
-
-def markdown(ladder: Ladder, picture: str | None = None) -> str:
-    """Return the ladder as Markdown: command, Elo table, picture link, pairwise scores."""
-    n = ladder.games_per_pair
-    lines = [
-        "```console",
-        f"$ {ladder.command}",
-        "```",
-        "",
-        "| rank | agent | Elo | 95% interval | above the next | games | score | ms/move |",
-        "|---:|---|---:|---|---|---:|---:|---:|",
-    ]
-    for rank, r in enumerate(ladder.ratings, 1):
-        interval = "anchor" if r.agent == ladder.anchor else f"[{_elo(r.low)}, {_elo(r.high)}]"
-        gap = ""
-        if r.gap is not None and r.gap_low is not None and r.gap_high is not None:
-            gap = f"{_elo(r.gap)} [{_elo(r.gap_low)}, {_elo(r.gap_high)}]"
-        lines.append(
-            f"| {rank} | `{r.agent}` | {_elo(r.elo)} | {interval} | {gap} | {r.games} | "
-            f"{r.score:.3f} | {r.ms_per_move:.2f} |"
-        )
-    lines.append("")
-    if picture is not None:
-        alt = f"{ladder.env} ladder: Elo with 95% intervals"
-        lines += [f"![{alt}]({picture})", ""]
-    order = [r.agent for r in ladder.ratings]
-    lines += [
-        f"Score of the row agent against the column agent ((wins + draws/2) / {n} games, 95% "
-        "Wilson interval):",
-        "",
-        "| | " + " | ".join(f"`{a}`" for a in order) + " |",
-        "|---|" + "---|" * len(order),
-    ]
-    for a in order:
-        cells = []
-        for b in order:
-            if a == b:
-                cells.append("")
-                continue
-            p = ladder.pair(a, b)
-            s = p.score(a)
-            lo, hi = wilson(s, p.games)
-            cells.append(f"{s / p.games:.2f} [{lo:.2f}, {hi:.2f}]")
-        lines.append(f"| `{a}` | " + " | ".join(cells) + " |")
-    sweeps = [
-        f"`{w}` won all {p.games} games against `{l_}`"
-        for p in ladder.pairs
-        for w, l_ in ((p.a, p.b), (p.b, p.a))
-        if p.score(w) == p.games
-    ]
-    if sweeps:
-        lines += [
-            "",
-            "Sweeps: " + "; ".join(sweeps) + ". Such a gap is bounded from below only: its "
-            "estimate is what the virtual draw allows, and its interval lies mostly above it, "
-            "as do the distances from the anchor that rest on it; the gaps above the next agent "
-            "and the pairwise scores are measured.",
-        ]
-    draws = sum(p.draws for p in ladder.pairs)
-    total = sum(p.games for p in ladder.pairs)
-    commits: dict[str, set[str]] = {}
-    for p in ladder.pairs:
-        seen = commits.setdefault(p.versions.get("tabletop_envs", "?"), set())
-        if p.versions.get("commit"):
-            seen.add(p.versions["commit"])
-    played = ", ".join(
-        f"tabletop_envs {v}" + (f" (commit {', '.join(sorted(c))})" if c else "")
-        for v, c in sorted(commits.items())
-    )
-    lines += [
-        "",
-        f"{total} games ({n} per pair, {draws} drawn), seed {ladder.seed}; Bradley-Terry Elo "
-        f"anchored at `{ladder.anchor}` = 0, basic intervals from {ladder.resamples} "
-        f"parametric bootstrap resamples; {ladder.cpu_seconds / 60:.1f} CPU minutes of play "
-        f"with {played}.",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def tick_label(agent: str, width: int = TICK_WIDTH) -> str:
-    """Return ``agent``'s spec wrapped after commas into lines of about ``width`` characters.
-
-    A long spec (a model path with options) would otherwise squeeze the plot off the picture.
-    """
-    lines = [""]
-    for part in (p + "," for p in agent.split(",")):
-        if lines[-1] and len(lines[-1]) + len(part) > width:
-            lines.append("")
-        lines[-1] += part
-    return "\n".join(lines)[:-1]  # no comma after the last part
-
-
-def draw_picture(ladder: Ladder, path: Path) -> None:
-    """Save a PNG of every agent's Elo with its 95% interval (needs matplotlib)."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError as err:
-        raise ValueError(f"the picture needs matplotlib (the train extra): {err}") from None
-    ratings = ladder.ratings[::-1]  # best at the top
-    y = np.arange(len(ratings))
-    elo = np.array([r.elo for r in ratings])
-    low, high = [r.low for r in ratings], [r.high for r in ratings]
-    labels = [tick_label(r.agent) for r in ratings]
-    extra = sum(label.count("\n") for label in labels)  # a wrapped label's lines need room
-    fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.55 * len(ratings) + 0.18 * extra), dpi=110)
-    # the interval as a bar of its own: after a sweep it need not contain the estimate
-    bars = [i for i, r in enumerate(ratings) if r.agent != ladder.anchor]  # the anchor's: [0, 0]
-    ax.hlines(y[bars], np.take(low, bars), np.take(high, bars), color="#3949ab", lw=1.6)
-    ends = np.take(low, bars).tolist() + np.take(high, bars).tolist()
-    ax.plot(ends, np.concatenate([y[bars], y[bars]]), "|", color="#3949ab", ms=10, mew=1.6)
-    ax.plot(elo, y, "o", color="#3949ab")
-    for yi, r in zip(y, ratings, strict=True):
-        label = f"{_elo(r.elo)}" + ("  (anchor)" if r.agent == ladder.anchor else "")
-        ax.annotate(label, (r.high, yi), xytext=(6, 0), textcoords="offset points", va="center")
-    ax.set_yticks(y, labels, family="monospace")
-    ax.axvline(0, color="0.75", lw=0.8, zorder=0)
-    ax.set_xlabel(f"Elo (Bradley-Terry, {ladder.anchor} = 0); bars: 95% bootstrap intervals")
-    ax.set_title(
-        f"{ladder.env} ladder: Elo from {ladder.games_per_pair} games per pair, seed {ladder.seed}"
-    )
-    span = max(max(high) - min(low), 100.0)
-    ax.set_xlim(min(low) - 0.05 * span, max(high) + 0.22 * span)
-    ax.set_ylim(-0.6, len(ratings) - 0.4)
-    ax.grid(axis="x", color="0.9")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, metadata={"Software": None})
-    plt.close(fig)
-
-
-def markers(env: str) -> tuple[str, str]:
-    """Return the comment lines that open and close ``env``'s ladder block in a page."""
-    return f"<!-- ladder:{env} -->", f"<!-- /ladder:{env} -->"
-
-
-def rewrite_block(text: str, env: str, block: str) -> str:
-    """Return ``text`` with what stands between ``env``'s ladder markers replaced by ``block``.
-
-    Each marker must appear exactly once, the opening one first (ValueError otherwise); the
-    text outside the markers is kept byte for byte.
-    """
-    start, end = markers(env)
-    for marker in (start, end):
-        if text.count(marker) != 1:
-            raise ValueError(
-                f"the page must hold {marker!r} exactly once (found {text.count(marker)}); "
-                f"put {start} and {end} where the {env} ladder goes"
-            )
-    i, j = text.index(start) + len(start), text.index(end)
-    if j < i:
-        raise ValueError(f"{end!r} comes before {start!r}")
-    return text[:i] + "\n" + block.strip("\n") + "\n" + text[j:]
-
-
-def update_doc(ladder: Ladder, doc: Path) -> Path:
-    """Write the picture to ``img/ladder_ENV.png`` beside ``doc`` and rewrite its block."""
-    text = doc.read_text()
-    rewrite_block(text, ladder.env, "")  # markers checked before anything is written
-    picture = doc.parent / "img" / f"ladder_{ladder.env}.png"
-    draw_picture(ladder, picture)
-    link = os.path.relpath(picture, doc.parent).replace(os.sep, "/")
-    doc.write_text(rewrite_block(text, ladder.env, markdown(ladder, link)))
-    return picture
-
-
-def check_doc(doc: str, env: str) -> None:
-    """Raise ValueError, naming ``--doc``, unless the page ``doc`` can be rewritten at the end:
-    it exists, holds ``env``'s markers once each in order, and it and its ``img/`` can be
-    written."""
-    start, end = markers(env)
-    try:
-        text = Path(doc).read_text()
-    except (OSError, UnicodeDecodeError) as err:
-        why = "does not exist" if isinstance(err, FileNotFoundError) else f"cannot be read ({err})"
-        raise ValueError(
-            f"--doc {quote(doc)} {why}; it names a page holding the {start} and {end} markers, "
-            f"between which the ladder goes"
-        ) from None
-    try:
-        rewrite_block(text, env, "")
-    except ValueError as err:
-        raise ValueError(f"--doc {quote(doc)}: {one_line(err)}") from None
-    if not os.access(doc, os.W_OK):
-        raise ValueError(f"--doc {quote(doc)} cannot be written (no permission)")
-    img = Path(doc).parent / "img"
-    problem = folder_problem(str(img))
-    if problem:
-        raise ValueError(f"--doc's picture folder {quote(str(img))} {problem}")
 
 
 # ---- command line -----------------------------------------------------------------------------

@@ -62,7 +62,7 @@ import shlex
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,6 +70,7 @@ from typing import Any
 import numpy as np
 
 import tabletop_envs
+from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.expert import check_agents
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.config import CommandParser, one_line, parse_assignment, quote
@@ -134,16 +135,20 @@ def play_pair(
     env_kwargs: dict[str, Any] | None = None,
     ray_workers: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    made: Mapping[str, Agent] | None = None,
 ) -> Pair:
     """Play ``games`` arena games of ``a`` against ``b`` (seats alternate) and count them.
 
-    The games are :func:`run_arena`'s with the specs ``[a, b]``, and each agent's time per
-    move is the arena's: the CPU time of its decisions, in whichever process played them.
+    The games are :func:`run_arena`'s with the specs ``[a, b]`` (a spec in ``made`` plays as
+    the agent made for it, as ``tabletop-envs evaluate`` plays an ``sb3:`` model it loaded),
+    and each agent's time per move is the arena's: the CPU time of its decisions, in whichever
+    process played them.
     """
+    made = made or {}
     cpu0, wall0 = time.process_time(), time.perf_counter()
     result = run_arena(
         env_name,
-        [a, b],
+        [made.get(a, a), made.get(b, b)],
         games,
         seed=seed,
         env_kwargs=env_kwargs,
@@ -182,6 +187,8 @@ class Ladder:
     command: str = ""
     pairs: list[Pair] = field(default_factory=list)
     ratings: list[Rating] = field(default_factory=list)
+    #: the agents the matches play, made once by spec: the ``sb3:`` models, loaded when checked
+    made: dict[str, Agent] = field(default_factory=dict, repr=False, compare=False)
 
     def schedule(self) -> list[tuple[str, str]]:
         """Return every unordered pair of agents, in ``agents`` order, not yet played."""
@@ -365,11 +372,15 @@ def ladder_from_args(args: argparse.Namespace) -> Ladder:
     agents = list(args.agents)
     if len(agents) < 2 or len(set(agents)) != len(agents):
         raise ValueError(f"--agents needs at least 2 different specs, got {agents}")
+    made = {}
     for spec in agents:
         try:  # an unknown spec, a missing model, a network made for other parameters
-            check_agents([(repr(spec), make_agent(spec, args.env, seed=0))], env.game)
+            agent = make_agent(spec, args.env, seed=0)
+            check_agents([(repr(spec), agent)], env.game)
         except (ValueError, OSError) as err:
             raise ValueError(f"--agents: {one_line(err)}") from None
+        if spec.startswith("sb3:"):  # its model is loaded once, for every match
+            made[spec] = agent
     if args.games_per_pair < 1:
         raise ValueError(f"--games-per-pair must be >= 1, got {args.games_per_pair}")
     if args.seed < 0:
@@ -397,6 +408,7 @@ def ladder_from_args(args: argparse.Namespace) -> Ladder:
         anchor=anchor,
         resamples=args.resamples,
         command=canonical_command(args),
+        made=made,
     )
 
 
@@ -421,6 +433,7 @@ def run(args: argparse.Namespace) -> Ladder:
             ladder.env_kwargs,
             ray_workers=args.ray,
             progress=None if args.quiet else _progress(f"[{n}/{len(todo)}] {a} vs {b}"),
+            made=ladder.made,
         )
         ladder.pairs.append(pair)
         json_path.write_text(json.dumps(ladder.to_dict(), indent=2) + "\n")

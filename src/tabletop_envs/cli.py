@@ -36,7 +36,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tabletop_envs import __version__
 from tabletop_envs.core.config import (
@@ -62,6 +62,9 @@ from tabletop_envs.evaluation.paths import user_path
 from tabletop_envs.evaluation.play import GameConfig, split_agents
 from tabletop_envs.watch import ReplayConfig, WatchConfig
 from tabletop_envs.web.config import WEB_EXTRA_HINT, ServeConfig
+
+if TYPE_CHECKING:
+    from tabletop_envs.agents.human import HumanAgent
 
 TRAIN_ENTRY = "tabletop_envs.training.train"
 
@@ -227,7 +230,7 @@ def play(
 ) -> int:
     """Run a terminal game through the PettingZoo env; return 0 (finished or quit)."""
     from tabletop_envs.agents.expert import check_agents
-    from tabletop_envs.agents.human import HumanAgent, QuitGame, announce_move, move_hint
+    from tabletop_envs.agents.human import HumanAgent, announce_move, move_hint
     from tabletop_envs.agents.registry import make_agent
     from tabletop_envs.envs.registry import make
 
@@ -256,22 +259,14 @@ def play(
             continue
         game = _game_of(env)
         mover = game.current_player
-        legal = game.legal_actions()
         if mover == seat:
             if not shown:
                 say("")
                 say(game.render_text(seat))
                 shown = True
-            if len(legal) == 1:
-                action = legal[0]
-                say(f"{name} (you) must play {game.action_to_string(action)}: played for you")
-            else:
-                try:
-                    action = human.act(game, seat)
-                except QuitGame:
-                    say("quit: game abandoned.")
-                    return 0
-                say(f"{name} (you) play {game.action_to_string(action)}")
+            action = _your_move(game, seat, name, human, say)
+            if action is None:
+                return 0
         else:
             action = others[mover].act(game, mover)
             say(f"{name} ({agent}) {announce_move(game, action, seat)}")  # only what seat sees
@@ -281,6 +276,26 @@ def play(
             shown = False
     _say_result(_game_of(env), seat, say)
     return 0
+
+
+def _your_move(
+    game: GameState, seat: int, name: str, human: HumanAgent, say: Callable[[str], None]
+) -> int | None:
+    """Return the person's move in ``seat`` (a single legal move is played for them), said as
+    played; None if they quit."""
+    from tabletop_envs.agents.human import QuitGame
+
+    legal = game.legal_actions()
+    if len(legal) == 1:
+        say(f"{name} (you) must play {game.action_to_string(legal[0])}: played for you")
+        return legal[0]
+    try:
+        action = human.act(game, seat)
+    except QuitGame:
+        say("quit: game abandoned.")
+        return None
+    say(f"{name} (you) play {game.action_to_string(action)}")
+    return action
 
 
 def _game_of(env: Any) -> GameState:

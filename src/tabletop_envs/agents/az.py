@@ -233,30 +233,43 @@ class AZAgent(Agent):
         if self._reading and self.network:  # read the position as the network learnt to
             game = game.with_observation(**self._reading)
         if self.simulations == 0:
-            if self.network:
-                priors, _ = self.net.evaluate_game(game, seat)
-            else:  # a uniform prior: the lowest legal id, unless a guide says otherwise
-                priors = mask / len(legal)
-            guide = self._root_guide(game, seat)
-            if guide is not None:
-                priors = (1.0 - guide[1]) * priors + guide[1] * guide[0]
-            return int(max(legal, key=lambda a: (priors[a], -a)))
+            return self._prior_action(game, seat, mask, legal)
         if self.root == "gumbel":
-            result = gumbel_search(
-                [game],
-                [seat],
-                self.evaluate,
-                self.simulations,
-                self.rng,
-                considered=self.considered,
-                gumbel_scale=0.0,
-                c_puct=self.c_puct,
-                playout_weight=self.playout_weight,
-                playout=self.playout,
-                value_target=self.value_target,
-                score_scale=self.score_scale,
-            )
-            return result.actions[0]
+            return self._gumbel_action(game, seat)
+        return self._puct_action(game, seat, legal)
+
+    def _prior_action(self, game: GameState, seat: int, mask: np.ndarray, legal: list[int]) -> int:
+        """Return the legal action of highest prior, no search (``simulations=0``)."""
+        if self.network:
+            priors, _ = self.net.evaluate_game(game, seat)
+        else:  # a uniform prior: the lowest legal id, unless a guide says otherwise
+            priors = mask / len(legal)
+        guide = self._root_guide(game, seat)
+        if guide is not None:
+            priors = (1.0 - guide[1]) * priors + guide[1] * guide[0]
+        return int(max(legal, key=lambda a: (priors[a], -a)))
+
+    def _gumbel_action(self, game: GameState, seat: int) -> int:
+        """Return the action a Gumbel-root search without noise ends on."""
+        result = gumbel_search(
+            [game],
+            [seat],
+            self.evaluate,
+            self.simulations,
+            self.rng,
+            considered=self.considered,
+            gumbel_scale=0.0,
+            c_puct=self.c_puct,
+            playout_weight=self.playout_weight,
+            playout=self.playout,
+            value_target=self.value_target,
+            score_scale=self.score_scale,
+        )
+        return result.actions[0]
+
+    def _puct_action(self, game: GameState, seat: int, legal: list[int]) -> int:
+        """Return the most visited action of a PUCT search (ties: higher prior, lower id),
+        going on in the kept tree with ``reuse``."""
         options = SearchOptions.of(
             self.c_puct,
             (None, 0.0),  # no root noise

@@ -19,7 +19,7 @@ from tabletop_envs.core.errors import (
     InvalidStateError,
     ResetNeededError,
 )
-from tabletop_envs.core.game import TERMINAL, GameState
+from tabletop_envs.core.game import TERMINAL, GameSpec, GameState
 from tabletop_envs.core.params import check_choice, make_params
 from tabletop_envs.core.registration import EnvSpec
 
@@ -71,6 +71,21 @@ class _BeforeReset:
 
     def __repr__(self) -> str:
         return f"<{self._message}>"
+
+
+def _observation_space(spec: GameSpec, obs_type: str) -> gymnasium.spaces.Space[Any]:
+    """Return every agent's observation space: the game's planes and the action mask in a Dict,
+    or (``obs_type="box"``) the planes' Box alone."""
+    planes = gymnasium.spaces.Box(
+        low=spec.observation_low,
+        high=spec.observation_high,
+        shape=spec.observation_shape,
+        dtype=spec.observation_dtype,
+    )
+    if obs_type != "dict":
+        return planes
+    mask_space = gymnasium.spaces.Box(low=0, high=1, shape=(spec.num_actions,), dtype=np.int8)
+    return gymnasium.spaces.Dict({"observation": planes, "action_mask": mask_space})
 
 
 class TabletopEnv(AECEnv):
@@ -126,18 +141,7 @@ class TabletopEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(spec.num_players)]
         self._agent_names = tuple(self.possible_agents)  # seat -> name, never mutated
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
-        planes = gymnasium.spaces.Box(
-            low=spec.observation_low,
-            high=spec.observation_high,
-            shape=spec.observation_shape,
-            dtype=spec.observation_dtype,
-        )
-        mask_space = gymnasium.spaces.Box(low=0, high=1, shape=(spec.num_actions,), dtype=np.int8)
-        obs_space: gymnasium.spaces.Space[Any] = (
-            gymnasium.spaces.Dict({"observation": planes, "action_mask": mask_space})
-            if obs_type == "dict"
-            else planes
-        )
+        obs_space = _observation_space(spec, obs_type)
         self._box = obs_type == "box"
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces: dict[str, gymnasium.spaces.Space[Any]] = {

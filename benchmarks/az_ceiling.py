@@ -28,7 +28,7 @@ from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.expert import az_agent_of
 from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
 from tabletop_envs.core.game import GameState
-from tabletop_envs.envs.registry import make, registered_env
+from tabletop_envs.envs.registry import new_game, registered_env
 from tabletop_envs.evaluation import run_arena
 
 
@@ -84,8 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         except (ValueError, OSError) as err:
             parser.error(f"{option}: {err}")
     for label, peeking in (("as shipped", False), ("peeking", True)):
-        env = make(args.env)
-        agent = az_agent_of(make_agent(args.agent, args.env, seed=0), env.game_class(env.params, 0))
+        agent = az_agent_of(make_agent(args.agent, args.env, seed=0), new_game(args.env, {}))
         if agent is None:
             parser.error(f"--agent {args.agent!r} is not an az:PATH or expert spec")
         player: Agent = PeekingAgent(agent) if peeking else agent

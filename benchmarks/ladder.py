@@ -278,22 +278,20 @@ def versions() -> dict[str, str]:
         "machine": platform.machine(),
     }
     try:
-        commit = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
+        commit = _git("rev-parse", "--short", "HEAD")
+        dirty = _git("status", "--porcelain", "--untracked-files=no")
         out["commit"] = commit + ("+changes" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         pass
     return out
+
+
+def _git(*args: str) -> str:
+    """Return what ``git ARGS`` prints about the repository (its output stripped)."""
+    done = subprocess.run(
+        ["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
 
 
 # ---- command line -----------------------------------------------------------------------------

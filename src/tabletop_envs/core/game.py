@@ -20,7 +20,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from tabletop_envs.core.config import as_tuples, cut
+from tabletop_envs.core.config import MAX_DEPTH, as_tuples, cut, too_deep
 from tabletop_envs.core.errors import IllegalActionError, InvalidParameterError, InvalidStateError
 from tabletop_envs.core.params import check_int_range
 from tabletop_envs.core.rng import (
@@ -454,12 +454,14 @@ class GameState(ABC):
             data = json.loads(text)
         except (TypeError, ValueError, RecursionError) as err:
             raise InvalidStateError("text", f"not a JSON document ({err})") from None
+        if too_deep(data, MAX_DEPTH):  # a state nests 4 deep; deeper would exhaust the stack
+            raise InvalidStateError("document", f"nests at most {MAX_DEPTH} deep")
         data = check_keys(data, _JSON_KEYS, "document", optional=("log",))
         if data["game"] != cls.game_name:
             raise InvalidStateError(
                 "game", f"holds a {data['game']!r} state, not {cls.game_name!r}"
             )
-        if data["format"] != JSON_FORMAT:
+        if type(data["format"]) is not int or data["format"] != JSON_FORMAT:  # true == 1
             raise InvalidStateError(
                 "format", f"unsupported format {data['format']!r}; this library reads {JSON_FORMAT}"
             )

@@ -216,6 +216,14 @@ def check_json_foreign(case: Case) -> None:
         cls.from_json(json.dumps({**data, "game": "no_such_game"}))
     with expect_raises(ValueError, "another format's JSON", match="format"):
         cls.from_json(json.dumps({**data, "format": -1}))
+    with expect_raises(ValueError, "a format that is no integer", match="format"):
+        cls.from_json(json.dumps({**data, "format": True}))
+    deep: object = 0
+    for _ in range(600):  # under json's own limit, past what a recursive reader survives
+        deep = [deep]
+    for part in ("params", "state", "log"):
+        with expect_raises(ValueError, f"JSON nested 600 deep in {part}", match="deep"):
+            cls.from_json(json.dumps({**data, part: {"x": deep}}))
 
 
 def check_json(case: Case) -> None:

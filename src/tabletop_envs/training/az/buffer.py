@@ -95,6 +95,16 @@ class ReplayBuffer:
                 raise ValueError(
                     f"replay buffer {key} is {value.dtype} {value.shape}, expected {dtype} {shape}"
                 )
+        added = np.asarray(data["added"])
+        if added.shape != () or added.dtype.kind not in "iu" or not n <= added <= 2**62:
+            raise ValueError(
+                f"replay buffer added is the count of positions ever added (an integer >= {n}), "
+                f"got {added.dtype} {added.shape}"
+            )
+        if not (np.isfinite(pi).all() and np.isfinite(z).all() and (pi >= 0).all()):
+            raise ValueError("replay buffer pi and z must be finite, pi >= 0")
+        if n and not (pi.astype(np.float32).sum(axis=1) > 0).all():
+            raise ValueError("replay buffer pi rows must each have a positive sum")
         keep = slice(max(0, n - self.capacity), n)
         self.size = self.next = 0
         count = keep.stop - keep.start
@@ -104,7 +114,7 @@ class ReplayBuffer:
         self.z[:count] = z[keep]
         self.size = count
         self.next = count % self.capacity
-        self.added = int(np.asarray(data["added"]))
+        self.added = int(added)
 
 
 def buffer_capacity(config: AZConfig, obs_dim: int, num_actions: int, obs_dtype: Any) -> int:

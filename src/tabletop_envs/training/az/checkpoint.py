@@ -7,6 +7,7 @@ so an interrupted run continues exactly as an uninterrupted one would have.
 from __future__ import annotations
 
 import json
+import math
 import os
 import zipfile
 from collections.abc import Callable
@@ -115,6 +116,12 @@ def load_checkpoint(path: str | Path) -> dict[str, Any]:
     missing = [k for k in ("config", "model", "optimizer", "run") if k not in data]
     if missing:
         raise ValueError(f"{path} misses {', '.join(missing)}")
+    for key in ("config", "model", "optimizer", "run"):
+        if not isinstance(data[key], dict):
+            raise ValueError(
+                f"{path}: {key} must be a mapping, as the trainer saves it, got "
+                f"{type(data[key]).__name__}"
+            )
     data["path"] = path
     return data
 
@@ -131,26 +138,99 @@ def resume(
         raise ValueError("resume needs config.resume, a run directory or checkpoint.pt")
     saved = load_checkpoint(config.resume)
     _check_resume(config, saved)
-    net.load_state_dict(saved["model"])
-    optimizer.load_state_dict(saved["optimizer"])
+    run = _run_state(saved["run"], saved["path"])
+    try:  # a checkpoint's own config may not match the weights it holds
+        net.load_state_dict(saved["model"])
+        optimizer.load_state_dict(saved["optimizer"])
+    except (RuntimeError, KeyError, IndexError, TypeError, ValueError) as err:
+        words = " ".join(line.strip() for line in str(err).splitlines())
+        raise ValueError(
+            f"cannot resume {saved['path']}: its weights or optimizer state do not fit the "
+            f"network of its config ({type(err).__name__}: {cut(words, 200)})"
+        ) from None
     for group in optimizer.param_groups:  # this run's settings, the saved moments
         group["lr"] = config.learning_rate
         group["weight_decay"] = config.weight_decay
-    try:
-        run = RunState(**saved["run"])
-    except TypeError as err:
-        raise ValueError(f"{saved['path']}: malformed run counters ({err})") from None
-    for point in run.history:  # evaluations saved before the rename say rollout_weight ...
-        point["vs"] = {opp: new_names(result) for opp, result in point.get("vs", {}).items()}
     buffer_file = saved["path"].parent / "buffer.npz"
     if buffer_file.is_file():
-        with np.load(buffer_file, allow_pickle=False) as data:
-            buffer.load_state(data)
+        try:
+            with np.load(buffer_file, allow_pickle=False) as data:
+                buffer.load_state(data)
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
+            raise ValueError(
+                f"cannot resume from {buffer_file}: not a replay buffer saved by this trainer "
+                f"({cut(str(err), 200)})"
+            ) from None
     say(
         f"resumed {saved['path']} at iteration {run.iteration} ({run.positions} positions; "
         f"buffer {len(buffer)} positions{'' if buffer_file.is_file() else ', none saved'})"
     )
     return run
+
+
+def _run_state(data: dict[str, Any], path: Path) -> RunState:
+    """Return the run counters saved in a checkpoint; ValueError naming the first bad one."""
+    try:
+        run = RunState(**data)
+    except TypeError as err:
+        raise ValueError(f"{path}: malformed run counters ({err})") from None
+    problems = _run_problems(run)
+    if problems:
+        raise ValueError(f"{path}: malformed run counters: {problems[0]}")
+    for point in run.history:  # evaluations saved before the rename say rollout_weight ...
+        point["vs"] = {opp: new_names(result) for opp, result in point.get("vs", {}).items()}
+    return run
+
+
+def _run_problems(run: RunState) -> list[str]:
+    """Return what is wrong with counters read from a file (what the run goes on to read)."""
+    saved: dict[str, Any] = vars(run)  # as read: any types
+    problems = [
+        f"{name} must be {'an integer' if name in _COUNTS else 'a number'} >= 0, got {quote(value)}"
+        for name, value in saved.items()
+        if name not in ("warm_start", "best", "iterations", "history")
+        and not (_is_number(value) and value >= 0 and (name not in _COUNTS or type(value) is int))
+    ]
+    if not isinstance(saved["warm_start"], dict) or not isinstance(saved["iterations"], list):
+        problems.append("warm_start must be a mapping and iterations a list")
+    best = saved["best"]
+    if best and not (
+        isinstance(best, dict)
+        and type(best.get("iteration")) is int
+        and _is_number(best.get("score"))
+    ):
+        problems.append(f"best must be empty or hold an iteration and a score, got {quote(best)}")
+    history = saved["history"]
+    if not isinstance(history, list) or not all(_is_point(p) for p in history):
+        problems.append(
+            "history must be a list of evaluations (iteration, and per opponent a win_rate and "
+            "its ci95)"
+        )
+    return problems
+
+
+#: The counters of :class:`RunState` that are integers (the others are seconds).
+_COUNTS = ("iteration", "positions", "games", "train_steps")
+
+
+def _is_number(value: Any) -> bool:
+    """Return whether ``value`` is a finite int or float (not a bool)."""
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+def _is_point(point: Any) -> bool:
+    """Return whether ``point`` is an evaluation of the history as :func:`plot_az` reads it."""
+    if not isinstance(point, dict) or type(point.get("iteration")) is not int:
+        return False
+    results = point.get("vs", {})
+    return isinstance(results, dict) and all(
+        isinstance(r, dict)
+        and _is_number(r.get("win_rate"))
+        and isinstance(r.get("ci95"), list)
+        and len(r["ci95"]) == 2
+        and all(_is_number(x) for x in r["ci95"])
+        for r in results.values()
+    )
 
 
 def _check_resume(config: AZConfig, saved: dict[str, Any]) -> None:

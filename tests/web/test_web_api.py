@@ -150,6 +150,21 @@ def test_malformed_json_is_refused(client, store, raw, words):
     assert store.sessions == {}
 
 
+@pytest.mark.parametrize(
+    "kind", [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data"]
+)
+def test_a_body_posted_as_a_form_or_text_is_refused(client, store, kind):
+    # what a page of another site can post here without a CORS preflight: a game whose seats
+    # load files of this machine (az:, sb3:, rllib:) must not start from it
+    body = json.dumps({"env": "iris_v0", "seats": ["random", "random"]})
+    headers = {} if kind is None else {"Content-Type": kind}
+    answer = client.post("/api/games", content=body, headers=headers)
+    assert "Content-Type: application/json" in error(answer, 415)
+    assert store.sessions == {}
+    json_kind = {"Content-Type": "application/json; charset=utf-8"}
+    assert client.post("/api/games", content=body, headers=json_kind).status_code == 201
+
+
 def test_an_oversized_body_is_refused_unread(client, store):
     body = json.dumps({"env": "iris_v0", "pad": "x" * MAX_JSON_BYTES})
     assert "at most 65536 bytes" in error(client.post("/api/games", content=body), 413)

@@ -1,7 +1,10 @@
 """The web app: a Starlette application serving the page and its JSON API.
 
 Every answer of ``/api`` is JSON; a request that cannot be served gets a 4xx status and
-``{"error": message}`` saying what was wrong and what is valid, and changes nothing.
+``{"error": message}`` saying what was wrong and what is valid, and changes nothing. A JSON body
+comes with ``Content-Type: application/json``: a browser sends no such request from another
+site's page without asking the server first (a CORS preflight this app never grants), so a page
+elsewhere cannot start games here, whose agent specs load files of this machine.
 
 =========================================  ====================================================
 ``GET /api/envs``                          the envs, their parameters and default seats, agents
@@ -67,6 +70,13 @@ async def _json(request: Request, optional: bool = False) -> dict[str, Any]:
     raw = await _body(request, MAX_JSON_BYTES, "a request body")
     if optional and not raw.strip():
         return {}
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if kind != "application/json":  # a form or text another site's page may post unasked
+        raise WebError(
+            415,
+            f"the request body is JSON sent with Content-Type: application/json, got "
+            f"{quote(kind or 'no Content-Type')}",
+        )
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as err:

@@ -73,7 +73,15 @@ import tabletop_envs
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.expert import check_agents
 from tabletop_envs.agents.registry import make_agent
-from tabletop_envs.core.config import CommandParser, one_line, parse_assignment, quote
+from tabletop_envs.core.config import (
+    CommandParser,
+    Config,
+    add_options,
+    from_args,
+    one_line,
+    setting,
+)
+from tabletop_envs.envs.registry import registered_env
 from tabletop_envs.evaluation.arena import run_arena
 from tabletop_envs.evaluation.paths import folder_problem
 from tabletop_envs.evaluation.stats import (
@@ -295,10 +303,39 @@ def _git(*args: str) -> str:
 
 
 # ---- command line -----------------------------------------------------------------------------
-def canonical_command(args: argparse.Namespace) -> str:
+@dataclass
+class LadderConfig(Config):
+    """The command line of the ladder script."""
+
+    env: str = setting(check=registered_env, help="registered env (2 players)")
+    agents: tuple[str, ...] = setting(help="agent specs (at least 2), e.g. random mcts")
+    games_per_pair: int = setting(low=1, help="games of each match")
+    param: dict[str, Any] = setting(
+        default_factory=dict, flags=("--param",), metavar="KEY=VALUE", help="game parameter"
+    )
+    seed: int = setting(0, low=0, help="arena seed of every match, and bootstrap")
+    anchor: str | None = setting(
+        None, help="agent rated 0 (none given: random if listed, else the first)"
+    )
+    resamples: int = setting(DEFAULT_RESAMPLES, low=1, help="bootstrap resamples")
+    out: str = setting(
+        "runs/ladder", check=folder_problem, help="folder of ENV.json, ENV.md, ENV.png"
+    )
+    resume: bool = setting(False, help="keep the matches of OUT/ENV.json")
+    doc: str | None = setting(None, metavar="FILE", help="rewrite FILE's <!-- ladder:ENV --> block")
+    ray: int = setting(
+        0,
+        low=0,
+        metavar="WORKERS",
+        help="play each match's games on WORKERS Ray tasks (same results; needs the rllib extra)",
+    )
+    quiet: bool = setting(False, help="no progress lines")
+
+
+def canonical_command(args: LadderConfig) -> str:
     """Return the command that regenerates the ladder's results and outputs."""
     words = ["python", "benchmarks/ladder.py", "--env", args.env]
-    for key, value in args.param or []:
+    for key, value in args.param.items():
         words += ["--param", f"{key}={json.dumps(value) if not isinstance(value, str) else value}"]
     words += ["--agents", *args.agents, "--games-per-pair", str(args.games_per_pair)]
     words += ["--seed", str(args.seed)]
@@ -312,53 +349,29 @@ def canonical_command(args: argparse.Namespace) -> str:
     return shlex.join(words)
 
 
-def _param(text: str) -> tuple[str, Any]:
-    """argparse type of ``--param KEY=VALUE`` (the project's one key=value reader)."""
-    try:
-        return parse_assignment(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-
-
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ladder script."""
     p = CommandParser(
         prog=PROG,
         description="Round robin of 2-player arena matches between agents, rated by Elo.",
     )
-    p.add_argument("--env", required=True, help="registered env (2 players)")
-    p.add_argument(
-        "--param", action="append", type=_param, metavar="KEY=VALUE", help="game parameter"
-    )
-    p.add_argument(
-        "--agents", nargs="+", required=True, help="agent specs (at least 2), e.g. random mcts"
-    )
-    p.add_argument("--games-per-pair", type=int, required=True, help="games of each match")
-    p.add_argument("--seed", type=int, default=0, help="arena seed of every match, and bootstrap")
-    p.add_argument("--anchor", help="agent rated 0 (default: random if listed, else the first)")
-    p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples")
-    p.add_argument("--out", default="runs/ladder", help="folder of ENV.json, ENV.md, ENV.png")
-    p.add_argument("--resume", action="store_true", help="keep the matches of OUT/ENV.json")
-    p.add_argument("--doc", metavar="FILE", help="rewrite FILE's <!-- ladder:ENV --> block")
-    p.add_argument(
-        "--ray",
-        type=int,
-        default=0,
-        metavar="WORKERS",
-        help="play each match's games on WORKERS Ray tasks (same results; needs the rllib extra)",
-    )
-    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    add_options(p, LadderConfig)
     return p
 
 
-def ladder_from_args(args: argparse.Namespace) -> Ladder:
-    """Validate the command line and return the (unplayed) ladder it describes.
+def parse(argv: list[str] | None = None) -> LadderConfig:
+    """Return the checked command line (ValueError naming the option for a bad value)."""
+    return from_args(LadderConfig, build_parser().parse_args(argv))
+
+
+def ladder_from_args(args: LadderConfig) -> Ladder:
+    """Check what the command line names and return the (unplayed) ladder it describes.
 
     Everything that would stop the run is refused here (ValueError naming the option), before
-    any game: the agents are made and checked against the game, ``--out`` and ``--doc``
-    (its markers included) checked, matplotlib (for the pictures) looked for.
+    any game: the agents are made and checked against the game, ``--doc`` (its markers
+    included) checked, matplotlib (for the pictures) looked for.
     """
-    env_kwargs = dict(args.param or [])
+    env_kwargs = dict(args.param)
     try:
         env = tabletop_envs.make(args.env, **env_kwargs)
     except ValueError as err:
@@ -379,17 +392,6 @@ def ladder_from_args(args: argparse.Namespace) -> Ladder:
             raise ValueError(f"--agents: {one_line(err)}") from None
         if spec.startswith("sb3:"):  # its model is loaded once, for every match
             made[spec] = agent
-    if args.games_per_pair < 1:
-        raise ValueError(f"--games-per-pair must be >= 1, got {args.games_per_pair}")
-    if args.seed < 0:
-        raise ValueError(f"--seed must be an integer >= 0, got {args.seed}")
-    if args.resamples < 1:
-        raise ValueError(f"--resamples must be >= 1, got {args.resamples}")
-    if args.ray < 0:
-        raise ValueError(f"--ray needs 0 (local) or more workers, got {args.ray}")
-    problem = folder_problem(args.out)
-    if problem:
-        raise ValueError(f"--out {problem}, got {quote(args.out)}")
     if args.doc is not None:
         check_doc(args.doc, args.env)
     if importlib.util.find_spec("matplotlib") is None:
@@ -410,7 +412,7 @@ def ladder_from_args(args: argparse.Namespace) -> Ladder:
     )
 
 
-def run(args: argparse.Namespace) -> Ladder:
+def run(args: LadderConfig) -> Ladder:
     """Play the missing matches, rate, and write the JSON, Markdown, picture (and doc block)."""
     ladder = ladder_from_args(args)
     out = Path(args.out)
@@ -467,9 +469,8 @@ def _progress(label: str) -> Callable[[int, int], None]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the ladder script; return the exit code (2 for bad input)."""
-    args = build_parser().parse_args(argv)
     try:
-        ladder = run(args)
+        ladder = run(parse(argv))
     except (ValueError, ImportError, OSError) as err:  # the command line's: before any game
         print(f"{PROG}: error: {one_line(err)}", file=sys.stderr)
         return 2

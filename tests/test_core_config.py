@@ -207,3 +207,21 @@ def test_a_repeat_option_takes_one_value_each_time_and_keeps_its_default_when_ab
     with pytest.raises(InvalidParameterError, match=r"sizes\[1\] must be an integer >= 1, got 0"):
         from_namespace(Repeated, p.parse_args(["--sizes", "2", "--sizes", "0"]))
     assert "sizes; an integer >= 1; repeat (default: 3 5)" in " ".join(p.format_help().split())
+
+
+@dataclass(frozen=True)
+class Needs(Config):
+    env: str = setting(help="the env")
+    games: int = setting(3, low=1, help="games")
+
+
+def test_a_field_declared_without_a_default_is_a_required_option() -> None:
+    p = argparse.ArgumentParser(exit_on_error=False)
+    add_options(p, Needs)
+    with pytest.raises(SystemExit):  # argparse: "the following arguments are required: --env"
+        p.parse_args(["--games", "2"])
+    assert from_namespace(Needs, p.parse_args(["--env", "x"])) == Needs(env="x", games=3)
+    assert "--env ENV the env --games" in " ".join(p.format_help().split())  # no default shown
+    q = argparse.ArgumentParser(exit_on_error=False)
+    add_options(q, Needs, defaults={"env": "y"})  # a command's default makes it optional
+    assert from_namespace(Needs, q.parse_args([])).env == "y"

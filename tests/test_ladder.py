@@ -168,7 +168,7 @@ def test_doc_block_markers_missing_or_misplaced_raise(ladder, page, message):
 def run(ladder, tmp_path, *extra):
     args = ["--env", "iris_v0", "--param", "board_size=3", "--seed", "4", "--quiet"]
     args += ["--games-per-pair", "2", "--out", str(tmp_path / "out"), "--resamples", "50"]
-    return ladder.run(ladder.build_parser().parse_args([*args, *extra]))
+    return ladder.run(ladder.parse([*args, *extra]))
 
 
 def test_resume_plays_only_the_missing_pairs(ladder, tmp_path, monkeypatch):

@@ -418,9 +418,9 @@ def _argparse_type(kind: Any) -> Callable[[str], Any]:
 
 
 def option_kwargs(
-    f: dataclasses.Field[Any], meta: Setting, kind: Any, default: Any
+    f: dataclasses.Field[Any], meta: Setting, kind: Any, default: Any, required: bool = False
 ) -> dict[str, Any]:
-    """Return the ``add_argument`` keywords of a field."""
+    """Return the ``add_argument`` keywords of a field (``required``: no default to show)."""
     kind, optional = _optional(kind)
     origin = typing.get_origin(kind)
     show = _plain(default)
@@ -444,11 +444,14 @@ def option_kwargs(
         else:
             kwargs.update(nargs="+" if not optional else "*", type=_argparse_type(item))
         kwargs["choices"] = meta.choices
-        help_text += f" (default: {' '.join(map(str, show)) if show else 'none'})"
+        if not required:
+            help_text += f" (default: {' '.join(map(str, show)) if show else 'none'})"
     else:
         kwargs.update(type=_argparse_type(kind), choices=meta.choices)
         if default is not None and default != "":
             help_text += f" (default: {show})"
+    if required:
+        kwargs["required"] = True
     kwargs["help"] = help_text.replace("%", "%%")
     return {k: v for k, v in kwargs.items() if v is not None or k == "default"}
 
@@ -462,7 +465,8 @@ def add_options(
 ) -> None:
     """Add one command-line option per :func:`setting` field of ``cls`` to ``parser``.
 
-    ``skip`` names fields left off; ``defaults`` overrides a field's default on this command.
+    ``skip`` names fields left off; ``defaults`` overrides a field's default on this command. A
+    field declared without a default is a required option.
     """
     skipped = set(skip)
     hints = _hints(cls)
@@ -470,7 +474,13 @@ def add_options(
         if not meta.cli or f.name in skipped:
             continue
         default = (defaults or {}).get(f.name, _default_of(f))
-        parser.add_argument(*flags_of(f, meta), **option_kwargs(f, meta, hints[f.name], default))
+        required = _required(f) and f.name not in (defaults or {})  # declared without one
+        kwargs = option_kwargs(f, meta, hints[f.name], default, required)
+        parser.add_argument(*flags_of(f, meta), **kwargs)
+
+
+def _required(f: dataclasses.Field[Any]) -> bool:
+    return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
 
 
 def _default_of(f: dataclasses.Field[Any]) -> Any:

@@ -1,5 +1,5 @@
 // The JSON API of the server: every call returns the parsed answer or throws an Error whose
-// message is the server's (what was wrong, in the rules' words).
+// message is the server's (what was wrong, in the rules' words) and whose status is the answer's.
 
 async function answer(response) {
   const text = await response.text();
@@ -9,7 +9,11 @@ async function answer(response) {
   } catch {
     throw new Error(`the server answered ${response.status}: ${text.slice(0, 200)}`);
   }
-  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  if (!response.ok) {
+    const err = new Error(data.error || `the server answered ${response.status}`);
+    err.status = response.status; // 409: the game is not where the page thought (another page)
+    throw err;
+  }
   return data;
 }
 

@@ -107,58 +107,71 @@ export class GamePage {
   }
 
   async move(body) {
-    await this.request(() => post(`/api/games/${this.view.id}/move`, { ...this.auth(), ...body }));
+    const path = `/api/games/${this.view.id}/move`;
+    const failed = await this.request(() => post(path, { ...this.auth(), ...body }));
+    if (failed) $("game-error").textContent = failed.message;
   }
 
   async agentMove() {
     if (this.busy || !this.view?.agent_to_move) return;
     this.busy = true;
     $("turn").textContent = this.turnText(this.view);
-    let ok = false;
+    let failed = null;
     try {
-      ok = await this.request(() => post(`/api/games/${this.view.id}/step`, this.auth()));
+      failed = await this.request(() => post(`/api/games/${this.view.id}/step`, this.auth()));
     } finally {
       this.busy = false;
     }
     if (this.view) $("turn").textContent = this.turnText(this.view);
-    if (ok) this.schedule(); // the same agent may move again (Isis & Osiris: reveal, place)
-    else this.setPlaying(false, false); // an agent that failed is not asked again by itself
+    if (!failed) {
+      this.schedule(); // the same agent may move again (Isis & Osiris: reveal, place)
+    } else if (failed.status === 409) {
+      // another page of this game asked first (its agent is thinking): wait for that move
+      this.timer = setTimeout(() => this.refresh(), POLL_MS);
+    } else {
+      $("game-error").textContent = failed.message;
+      this.setPlaying(false, false); // an agent that failed is not asked again by itself
+    }
   }
 
+  // Send `call` and show the view it answers; return null, or the error it failed with.
   async request(call) {
     document.body.dataset.busy = "1";
     try {
       const view = await call();
       $("game-error").textContent = "";
       this.show(view);
-      return true;
+      return null;
     } catch (err) {
-      $("game-error").textContent = err.message;
-      return false;
+      return err;
     } finally {
       delete document.body.dataset.busy;
     }
   }
 
   // What happens next by itself: an agent's reply in a game with a person, the next move of a
-  // game between agents while it plays, or a look for another page's move.
+  // game between agents while it plays, or a look for another page's move (or for the move of
+  // an agent that another page asked).
   schedule() {
     clearTimeout(this.timer);
     const view = this.view;
     if (!view || view.over || this.busy) return;
     const watching = !view.seats.some((s) => s.human);
-    if (view.agent_to_move && !watching) {
+    // an agent asked by another page (or before a reload) is thinking: wait for its move
+    const ask = view.agent_to_move && !view.thinking;
+    if (ask && !watching) {
       this.timer = setTimeout(() => this.agentMove(), 0);
-    } else if (view.agent_to_move && this.playing) {
+    } else if (ask && this.playing) {
       this.timer = setTimeout(() => this.agentMove(), Number($("speed").value));
-    } else if (!view.your_turn && !view.agent_to_move) {
+    } else if (!view.your_turn && !ask) {
       this.timer = setTimeout(() => this.refresh(), POLL_MS);
     }
   }
 
   async refresh() {
     if (!this.view) return;
-    await this.request(() => get(`/api/games/${this.view.id}${this.query()}`));
+    const failed = await this.request(() => get(`/api/games/${this.view.id}${this.query()}`));
+    if (failed) $("game-error").textContent = failed.message;
   }
 
   setPlaying(on, next = true) {

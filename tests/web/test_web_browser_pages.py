@@ -1,0 +1,67 @@
+"""The page as people meet it beyond one tab's game (Chromium via Selenium, ``browser.py``):
+a page opened while an agent thinks.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tabletop_envs.web.app import create_app
+from tabletop_envs.web.config import ServeConfig
+from tabletop_envs.web.sessions import Store
+from tests.web.browser import need_browser, serve_in_thread, start_chromium, until
+from tests.web.test_web_browser import move_number, settle, state, text
+
+
+@pytest.fixture(scope="module")
+def store():
+    return Store(idle_seconds=600, limit=50)
+
+
+@pytest.fixture(scope="module")
+def base_url(store):
+    need_browser()
+    yield from serve_in_thread(create_app(ServeConfig(), store))
+
+
+@pytest.fixture(scope="module")
+def driver(base_url):
+    with tempfile.TemporaryDirectory(prefix="tabletop-chromium-") as profile:
+        chromium = start_chromium(Path(profile))
+        try:
+            yield chromium
+        finally:
+            chromium.set_window_size(1280, 900)
+            chromium.quit()
+
+
+def new_game(base_url, env, params, seats, seed=3):
+    """Make a game through the API; return its view (with every human seat's token)."""
+    body = {"env": env, "params": params, "seats": seats, "seed": seed}
+    answer = httpx.post(base_url + "/api/games", json=body)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def page_of(base_url, view, seat=0):
+    return f"{base_url}/?game={view['id']}&seat={seat}&token={view['tokens'][str(seat)]}"
+
+
+def test_a_page_opened_while_an_agent_thinks_waits_for_its_move(driver, base_url, store):
+    view = new_game(base_url, "iris_v0", {"board_size": 3}, ["human", "random"])
+    auth = {"seat": 0, "token": view["tokens"]["0"]}
+    move = {**auth, "action": view["moves"][0]["action"]}
+    assert httpx.post(f"{base_url}/api/games/{view['id']}/move", json=move).status_code == 200
+    session = store.game(view["id"])
+    session.thinking = True  # the agent thinks, asked by a page that was then reloaded
+    driver.get(page_of(base_url, view))
+    until(lambda: state(driver) == "waiting", 10, "the page did not load")
+    until(lambda: "is thinking" in text(driver, "turn"), 10, "no word of the thinking agent")
+    assert text(driver, "game-error") == ""
+    session.thinking = False  # (its answer would be played here; this one never came)
+    assert settle(driver) == "your-turn"  # the page asks the agent itself, once it is free
+    assert text(driver, "game-error") == "" and move_number(driver) > 1  # the agent's stones

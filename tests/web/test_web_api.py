@@ -262,6 +262,28 @@ def test_a_bad_move_is_refused_and_changes_nothing(client, body, status, words):
     assert seat_view(client, view) == before
 
 
+def test_a_move_chosen_on_a_position_the_game_has_moved_past_is_refused(client):
+    """Two pages of one game: the one left behind sends the move number it showed."""
+    view = new(client, "isis_osiris_v0", seats=("human", "human"))
+    gid, tokens = view["id"], view["tokens"]
+    for seat, square in ((0, "stone f6"), (1, "stone f5")):  # the other page plays
+        body = {"seat": seat, "token": tokens[str(seat)], "move": square, "move_number": seat}
+        assert client.post(f"/api/games/{gid}/move", json=body).status_code == 200
+    before = seat_view(client, view)
+    stale = {"seat": 0, "token": tokens["0"], "move": "stone a1", "move_number": 0}
+    message = error(client.post(f"/api/games/{gid}/move", json=stale), 409)
+    assert message == (
+        "the game has moved on since move 0 (another page played; it is at move 2): "
+        "nothing was played, look again"
+    )
+    assert "move_number is the view's move_number, got '2'" in error(
+        client.post(f"/api/games/{gid}/move", json={**stale, "move_number": "2"}), 400
+    )
+    assert seat_view(client, view) == before
+    played = client.post(f"/api/games/{gid}/move", json={**stale, "move_number": 2})
+    assert played.status_code == 200 and played.json()["move_number"] == 3
+
+
 def test_an_illegal_click_is_explained_in_the_rules_words(client):
     view = new(client)
     colored = next(t for t in view["targets"] if not t["legal"])

@@ -1,5 +1,5 @@
 """The page as people meet it beyond one tab's game (Chromium via Selenium, ``browser.py``):
-a page opened while an agent thinks.
+a page opened while an agent thinks, two pages of one game.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from tabletop_envs.web.app import create_app
 from tabletop_envs.web.config import ServeConfig
 from tabletop_envs.web.sessions import Store
-from tests.web.browser import need_browser, serve_in_thread, start_chromium, until
-from tests.web.test_web_browser import move_number, settle, state, text
+from tests.web.browser import need_browser, serve_in_thread, shot, start_chromium, until
+from tests.web.test_web_browser import css, move_number, settle, state, text
 
 
 @pytest.fixture(scope="module")
@@ -65,3 +65,24 @@ def test_a_page_opened_while_an_agent_thinks_waits_for_its_move(driver, base_url
     session.thinking = False  # (its answer would be played here; this one never came)
     assert settle(driver) == "your-turn"  # the page asks the agent itself, once it is free
     assert text(driver, "game-error") == "" and move_number(driver) > 1  # the agent's stones
+
+
+def test_a_page_left_behind_by_another_page_does_not_play_on_what_it_no_longer_shows(
+    driver, base_url
+):
+    view = new_game(base_url, "isis_osiris_v0", {}, ["human", "human"])
+    gid = view["id"]
+    driver.get(page_of(base_url, view))
+    assert settle(driver) == "your-turn" and move_number(driver) == 0
+    for seat, square in ((0, "stone f6"), (1, "stone f5")):  # played on the other pages
+        body = {"seat": seat, "token": view["tokens"][str(seat)], "move": square}
+        assert httpx.post(f"{base_url}/api/games/{gid}/move", json=body).status_code == 200
+    css(driver, "#board .target.legal")[0].click()  # a1: empty, also in the game now
+    message = until(lambda: text(driver, "game-error"), 10, "no word of the other pages")
+    assert "moved on" in message, message
+    shot(driver, "stale-page")
+    assert move_number(driver) == 2 and state(driver) == "your-turn"  # the game as it is now
+    seen = httpx.get(
+        f"{base_url}/api/games/{gid}", params={"seat": 0, "token": view["tokens"]["0"]}
+    )
+    assert seen.json()["move_number"] == 2  # the click played nothing

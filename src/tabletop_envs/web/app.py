@@ -11,7 +11,7 @@ elsewhere cannot start games here, whose agent specs load files of this machine.
 ``POST /api/setup``                        ``{env, params}``: the seats of that game
 ``POST /api/games``                        ``{env, params?, seats?, seed?}``: a new game
 ``GET /api/games/{id}?seat=S&token=T``     seat S's view (no seat: the spectator of agents)
-``POST /api/games/{id}/move``              ``{seat, token, action | move}``: a person's move
+``POST /api/games/{id}/move``              ``{seat, token, action | move, move_number?}``
 ``POST /api/games/{id}/step``              ``{seat?, token?}``: the agent to move plays
 ``GET /api/games/{id}/record?seat&token``  the game's record file
 ``POST /api/games/{id}/replay``            ``{seat?, token?}``: step through the game's record

@@ -143,8 +143,10 @@ class GameSession:
 
     def human_action(self, seat: int, body: dict[str, Any]) -> int:
         """Return the action ``body`` names for ``seat``: ``{"action": id}`` or ``{"move":
-        text}`` in the game's move syntax. 400/409 saying why it cannot be played."""
+        text}`` in the game's move syntax, optionally with the ``move_number`` of the position
+        the move was chosen on. 400/409 saying why it cannot be played."""
         game = self._ready()
+        _check_move_number(body.get("move_number"), len(game.actions))
         if game.current_player != seat:
             raise WebError(409, f"it is player_{game.current_player}'s move, not player_{seat}'s")
         if "move" in body:
@@ -194,6 +196,20 @@ class GameSession:
         if self.thinking:
             raise WebError(409, "an agent is thinking about its move; wait for it")
         return game
+
+
+def _check_move_number(seen: Any, now: int) -> None:
+    """Refuse a move chosen on an earlier position (409: another page played since)."""
+    if seen is None:
+        return
+    if type(seen) is not int:
+        raise WebError(400, f"move_number is the view's move_number, got {quote(seen)}")
+    if seen != now:
+        raise WebError(
+            409,
+            f"the game has moved on since move {seen} (another page played; it is at move "
+            f"{now}): nothing was played, look again",
+        )
 
 
 def new_game(game_id: str, env_name: Any, params: Any, seats: Any, seed: Any) -> GameSession:

@@ -21,6 +21,10 @@ export class GamePage {
     $("pause").addEventListener("click", () => this.setPlaying(false));
     $("step").addEventListener("click", () => this.agentMove());
     $("to-replay").addEventListener("click", () => this.replay());
+    // back to this tab: another page of the game may have played meanwhile
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && this.view && !this.busy) this.refresh();
+    });
   }
 
   // Show a game just made (`view` holds the tokens of its human seats) or opened by a link.
@@ -106,9 +110,13 @@ export class GamePage {
     return b;
   }
 
+  // Play a move chosen on the position shown (refused if another page has moved the game on:
+  // then the page shows the game as it stands, with the server's word of it).
   async move(body) {
     const path = `/api/games/${this.view.id}/move`;
-    const failed = await this.request(() => post(path, { ...this.auth(), ...body }));
+    const sent = { ...this.auth(), ...body, move_number: this.view.move_number };
+    const failed = await this.request(() => post(path, sent));
+    if (failed?.status === 409) await this.refresh();
     if (failed) $("game-error").textContent = failed.message;
   }
 

@@ -1,5 +1,5 @@
 """The page as people meet it beyond one tab's game (Chromium via Selenium, ``browser.py``):
-a page opened while an agent thinks, two pages of one game.
+a page opened while an agent thinks, two pages of one game, a phone's width.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from tabletop_envs.web.app import create_app
 from tabletop_envs.web.config import ServeConfig
 from tabletop_envs.web.sessions import Store
 from tests.web.browser import need_browser, serve_in_thread, shot, start_chromium, until
+from tests.web.helpers import play_out
 from tests.web.test_web_browser import css, move_number, settle, state, text
 
 
@@ -86,3 +87,33 @@ def test_a_page_left_behind_by_another_page_does_not_play_on_what_it_no_longer_s
         f"{base_url}/api/games/{gid}", params={"seat": 0, "token": view["tokens"]["0"]}
     )
     assert seen.json()["move_number"] == 2  # the click played nothing
+
+
+def _sideways(driver) -> int:
+    """Return how far the page scrolls sideways (0: it fits the window's width)."""
+    return driver.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_form_and_a_four_player_result_fit_the_window(driver, base_url, width):
+    driver.set_window_size(width, 900)
+    try:
+        driver.get(base_url + "/")
+        until(lambda: css(driver, "#env option"), 10, "the form did not load")
+        assert _sideways(driver) == 0
+        view = new_game(
+            base_url, "irk_v0", {"num_players": 4, "table_size": 11}, ["human"] + ["random"] * 3
+        )
+        with httpx.Client(base_url=base_url) as client:
+            play_out(client, view, 0, view["tokens"]["0"])
+        driver.get(page_of(base_url, view))
+        until(lambda: state(driver) == "over", 10, "the finished game did not load")
+        driver.execute_script("document.getElementById('result').scrollIntoView()")
+        shot(driver, f"irk_v0-4-players-over-{width}")
+        assert _sideways(driver) == 0
+        table = driver.find_element("css selector", "#result table")
+        assert table.is_displayed() and "player_3" in table.text
+    finally:
+        driver.set_window_size(1280, 900)

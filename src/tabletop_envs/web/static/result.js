@@ -40,6 +40,8 @@ export function showResult(el, result, seats) {
       shared.push(`${key.replaceAll("_", " ")}: ${show(value)}`);
     }
   }
-  el.appendChild(table);
+  // four players' details are wider than the panel: they scroll sideways inside it
+  el.appendChild(document.createElement("div")).className = "details";
+  el.lastChild.appendChild(table);
   for (const line of shared) el.appendChild(cell("p", line));
 }

@@ -1,5 +1,5 @@
 """The page as people meet it beyond one tab's game (Chromium via Selenium, ``browser.py``):
-a page opened while an agent thinks, two pages of one game, a phone's width.
+a page opened while an agent thinks, two pages of one game, the back button, a phone's width.
 """
 
 from __future__ import annotations
@@ -87,6 +87,27 @@ def test_a_page_left_behind_by_another_page_does_not_play_on_what_it_no_longer_s
         f"{base_url}/api/games/{gid}", params={"seat": 0, "token": view["tokens"]["0"]}
     )
     assert seen.json()["move_number"] == 2  # the click played nothing
+
+
+def test_back_returns_to_the_form_and_forward_to_the_game(driver, base_url):
+    driver.get(base_url + "/")
+    until(lambda: css(driver, "#env option"), 10, "the form did not load")
+    css(driver, "#seats [name='seat-1']")[0].clear()
+    css(driver, "#seats [name='seat-1']")[0].send_keys("random")
+    driver.find_element("id", "start").click()
+    assert settle(driver) == "your-turn"
+    game_address = driver.current_url
+    driver.back()
+    until(lambda: driver.find_element("id", "setup").is_displayed(), 10, "back left the app")
+    assert driver.current_url == base_url + "/"
+    driver.forward()
+    until(lambda: driver.find_element("id", "game").is_displayed(), 10, "forward: no game")
+    assert settle(driver) == "your-turn" and driver.current_url == game_address
+    driver.find_element("id", "new-game-button").click()  # the form, a step of its own
+    assert driver.find_element("id", "setup").is_displayed()
+    driver.back()
+    until(lambda: driver.find_element("id", "game").is_displayed(), 10, "back: no game")
+    assert settle(driver) == "your-turn" and driver.current_url == game_address
 
 
 def _sideways(driver) -> int:

@@ -81,8 +81,10 @@ async def _json(request: Request, optional: bool = False) -> dict[str, Any]:
         data = json.loads(raw)
     except (ValueError, RecursionError) as err:
         raise WebError(400, f"the request body is not JSON: {cut(str(err), 120)}") from None
-    if not isinstance(data, dict) or too_deep(data, MAX_JSON_DEPTH):
+    if not isinstance(data, dict):
         raise WebError(400, f"the request body is a JSON object, got {quote(data)}")
+    if too_deep(data, MAX_JSON_DEPTH):
+        raise WebError(400, f"the request body nests deeper than {MAX_JSON_DEPTH} levels")
     return data
 
 

@@ -89,6 +89,18 @@ def test_a_page_left_behind_by_another_page_does_not_play_on_what_it_no_longer_s
     assert seen.json()["move_number"] == 2  # the click played nothing
 
 
+def test_a_double_click_plays_one_move_without_an_error(driver, base_url):
+    view = new_game(base_url, "isis_osiris_v0", {}, ["human", "human"])
+    driver.get(page_of(base_url, view))
+    assert settle(driver) == "your-turn"
+    square = css(driver, "#board .target.legal")[3]
+    driver.execute_script(  # two clicks before the first one's answer comes back
+        "for (let i = 0; i < 2; i++) arguments[0].dispatchEvent(new MouseEvent('click'));", square
+    )
+    until(lambda: state(driver) == "waiting", 10, "the move was not played")
+    assert move_number(driver) == 1 and text(driver, "game-error") == ""
+
+
 def test_back_returns_to_the_form_and_forward_to_the_game(driver, base_url):
     driver.get(base_url + "/")
     until(lambda: css(driver, "#env option"), 10, "the form did not load")

@@ -16,6 +16,7 @@ export class GamePage {
     this.seat = null;
     this.playing = false;
     this.busy = false;
+    this.moving = false;
     this.timer = null;
     $("play").addEventListener("click", () => this.setPlaying(true));
     $("pause").addEventListener("click", () => this.setPlaying(false));
@@ -111,13 +112,20 @@ export class GamePage {
   }
 
   // Play a move chosen on the position shown (refused if another page has moved the game on:
-  // then the page shows the game as it stands, with the server's word of it).
+  // then the page shows the game as it stands, with the server's word of it). A click while
+  // a move is on its way (a double click) is not sent.
   async move(body) {
+    if (this.moving) return;
+    this.moving = true;
     const path = `/api/games/${this.view.id}/move`;
     const sent = { ...this.auth(), ...body, move_number: this.view.move_number };
-    const failed = await this.request(() => post(path, sent));
-    if (failed?.status === 409) await this.refresh();
-    if (failed) $("game-error").textContent = failed.message;
+    try {
+      const failed = await this.request(() => post(path, sent));
+      if (failed?.status === 409) await this.refresh();
+      if (failed) $("game-error").textContent = failed.message;
+    } finally {
+      this.moving = false;
+    }
   }
 
   async agentMove() {

@@ -101,6 +101,40 @@ def test_a_double_click_plays_one_move_without_an_error(driver, base_url):
     assert move_number(driver) == 1 and text(driver, "game-error") == ""
 
 
+def _focused(driver) -> str:
+    """Return what has the keyboard's focus: "target", "choice", "button" or "other"."""
+    return driver.execute_script(
+        "const e = document.activeElement;"
+        "if (e.classList.contains('target')) return 'target';"
+        "if (e.closest('#chooser')) return 'choice';"
+        "return e.closest('#buttons') ? 'button' : 'other';"
+    )
+
+
+@pytest.mark.parametrize("env", ["irk_v0", "iris_v0"])
+def test_a_whole_game_is_played_with_the_keyboard(driver, base_url, env):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    params = {"irk_v0": {"table_size": 9}, "iris_v0": {"board_size": 3}}[env]
+    view = new_game(base_url, env, params, ["human", "random"])
+    driver.get(page_of(base_url, view))
+    keys = ActionChains(driver)
+    while settle(driver) == "your-turn":
+        before = move_number(driver)
+        for _ in range(60):  # Tab to the first legal place (or button)
+            if _focused(driver) in ("target", "button"):
+                break
+            keys.send_keys(Keys.TAB).perform()
+        assert _focused(driver) in ("target", "button")
+        keys.send_keys(Keys.ENTER).perform()
+        if driver.find_element("id", "chooser").is_displayed():
+            assert _focused(driver) == "choice"  # a placement of several: the first choice
+            keys.send_keys(Keys.ENTER).perform()
+        until(lambda b=before: state(driver) and move_number(driver) > b, 10, "no move played")
+    assert text(driver, "turn") == "Game over." and text(driver, "game-error") == ""
+
+
 def test_back_returns_to_the_form_and_forward_to_the_game(driver, base_url):
     driver.get(base_url + "/")
     until(lambda: css(driver, "#env option"), 10, "the form did not load")

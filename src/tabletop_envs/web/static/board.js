@@ -1,7 +1,8 @@
 // The board: the server's SVG picture of the position, and over it one clickable shape per
 // place where the seat's moves are (the server's targets: legal ones from the action mask).
 // A click sends the move; several legal moves on one place (an Irk tile's placements covering
-// a cell) open a chooser; an illegal place is sent too, and the server says why.
+// a cell) open a chooser; an illegal place is sent too, and the server says why. The keyboard
+// plays too: Tab reaches each legal place, Enter or Space plays it (or opens its chooser).
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -73,24 +74,43 @@ export function renderBoard(el, chooser, view, play) {
     el2.dataset.key = key;
     el2.dataset.actions = place.targets.map((t) => t.action).join(" ");
     if (legal.some((t) => t.preview.length)) el2.dataset.preview = "";
-    el2.addEventListener("mouseenter", () => {
+    const show = () => {
       if (legal.length === 1) preview([...legal[0].boxes, ...legal[0].preview]);
       else preview(legal.flatMap((t) => t.preview));
-    });
+    };
+    // where the chooser opens (x, y: the page's coordinates); from the keyboard, its first
+    // choice takes the focus
+    const activate = (x, y, keyboard) => {
+      if (legal.length === 1) play(legal[0].action);
+      else if (legal.length > 1) choose(chooser, legal, preview, play, x, y, keyboard);
+      else play(place.targets[0].action); // illegal: the server explains why
+    };
+    el2.addEventListener("mouseenter", show);
     el2.addEventListener("mouseleave", () => preview([]));
     el2.addEventListener("click", (event) => {
       event.stopPropagation();
-      if (legal.length === 1) play(legal[0].action);
-      else if (legal.length > 1) choose(chooser, legal, preview, play, event);
-      else play(place.targets[0].action); // illegal: the server explains why
+      activate(event.clientX, event.clientY, false);
     });
+    if (legal.length) { // the legal places are reached with Tab and played with Enter or Space
+      el2.setAttribute("tabindex", "0");
+      el2.setAttribute("role", "button");
+      el2.setAttribute("aria-label", legal.map((t) => t.label).join(" or "));
+      el2.addEventListener("focus", show);
+      el2.addEventListener("blur", () => preview([]));
+      el2.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        const box = el2.getBoundingClientRect();
+        activate(box.left + box.width / 2, box.top + box.height / 2, true);
+      });
+    }
     overlay.appendChild(el2);
   }
   overlay.appendChild(previews);
 }
 
 // Let the person pick one of several legal moves on one place (hovering previews each).
-function choose(chooser, targets, preview, play, event) {
+function choose(chooser, targets, preview, play, x, y, keyboard) {
   chooser.replaceChildren();
   const title = document.createElement("p");
   title.textContent = "Which move?";
@@ -116,7 +136,8 @@ function choose(chooser, targets, preview, play, event) {
   });
   chooser.appendChild(cancel);
   const wrap = chooser.parentElement.getBoundingClientRect();
-  chooser.style.left = `${Math.min(event.clientX - wrap.left + 8, wrap.width - 180)}px`;
-  chooser.style.top = `${event.clientY - wrap.top + 8}px`;
+  chooser.style.left = `${Math.min(x - wrap.left + 8, wrap.width - 180)}px`;
+  chooser.style.top = `${y - wrap.top + 8}px`;
   chooser.hidden = false;
+  if (keyboard) chooser.querySelector("button").focus();
 }

@@ -252,6 +252,8 @@ def test_a_person_moves_by_action_id_or_by_the_games_move_syntax(client):
         ({"move": "pass"}, 400, "Black may not pass on the opening turn"),
         ({"move": "9 9"}, 400, "cell (q=9, r=9) is off a board of side 3"),
         ({"move": "hello"}, 400, "cannot read 'hello' as a move"),
+        ({"move": "legal"}, 400, "; the seat's view lists the legal moves ('moves', on its turn)"),
+        ({"move": " "}, 400, "no move given; the seat's view lists the legal moves"),
         ({"move": 12}, 400, "move is a text"),
     ],
 )

@@ -75,14 +75,19 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", "", text).lower()
 
 
-def parse_move(game: GameState, text: str) -> int:
+#: Where the command line's player finds the legal moves (``parse_move``'s default ``listed``).
+LISTED = "type 'legal' to list the legal moves"
+
+
+def parse_move(game: GameState, text: str, listed: str = LISTED) -> int:
     """Return the action id ``text`` names for the player to move; ValueError says why not.
 
     The id is legal: an understood but illegal move raises ValueError with the rules' reason.
+    ``listed``: where the player finds the legal moves (a text that is no move says it).
     """
     text = text.strip()
     if not text:
-        raise ValueError("type a move, 'legal' for the list of legal moves, or 'quit'")
+        raise ValueError(f"no move given; {listed}")
     legal = np.flatnonzero(game.legal_mask()).tolist()
     action: int | None = None
     parser = _PARSERS.get(game.game_name)
@@ -102,7 +107,7 @@ def parse_move(game: GameState, text: str) -> int:
         if match:
             action = int(match.group(1))
     if action is None:
-        raise ValueError(f"cannot read {text!r} as a move; type 'legal' to list the legal moves")
+        raise ValueError(f"cannot read {text!r} as a move; {listed}")
     if action not in legal:
         probe = game.clone()
         try:

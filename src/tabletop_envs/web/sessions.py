@@ -34,6 +34,8 @@ from tabletop_envs.web.views import position_view, record_view
 
 #: Longest agent spec accepted for a seat.
 MAX_SPEC = 1000
+#: Where a move's sender finds the legal moves (a text that is no move says it).
+LISTED = "the seat's view lists the legal moves ('moves', on its turn)"
 
 
 class WebError(Exception):
@@ -154,7 +156,7 @@ class GameSession:
             if not isinstance(text, str) or len(text) > 200:
                 raise WebError(400, f"move is a text in the game's syntax, got {quote(text)}")
             try:
-                return parse_move(game, text)
+                return parse_move(game, text, listed=LISTED)
             except ValueError as err:
                 raise WebError(400, str(err)) from None
         action = body.get("action")

@@ -13,6 +13,8 @@ import pytest
 from tabletop_envs.replay import MAX_RECORD_BYTES, GameRecord
 from tabletop_envs.watch import watch
 from tabletop_envs.web.app import MAX_JSON_BYTES
+from tabletop_envs.web.sessions import KEPT_EVERY
+from tabletop_envs.web.views import record_view
 from tests.web.helpers import SMALL, play_out
 
 
@@ -397,6 +399,38 @@ def test_a_record_file_is_stepped_through(client):
     for bad in (str(last + 1), "-1", "x"):
         assert "positions run from 0 to" in error(client.get(f"/api/replays/{rid}/{bad}"), 404)
     assert "no record with id 'nope'" in error(client.get("/api/replays/nope/0"), 404)
+
+
+def test_a_record_being_stepped_through_keeps_little_memory(client, store):
+    """A long game's positions are not all kept: 100 open records must not fill the memory."""
+    import tracemalloc
+
+    record = watch("iris_v0", ["random", "random"], seed=1, env_kwargs={"board_size": 16})
+    assert len(record.actions) > 500
+    text = record.to_json()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        answer = client.post("/api/replays", content=text)
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert answer.status_code == 201
+    assert kept < 3 * 2**20, f"one record being stepped through keeps {kept / 2**20:.1f} MB"
+
+
+def test_every_position_of_a_record_is_the_game_replayed_to_it(client, store):
+    record = watch(
+        "isis_osiris_v0", ["random", "greedy", "random"], seed=4, env_kwargs={"num_players": 3}
+    )
+    rid = client.post("/api/replays", content=record.to_json()).json()["id"]
+    states = record.positions()
+    assert len(states) > KEPT_EVERY * 1.5  # some positions are rebuilt from a kept one
+    for k in (0, 1, KEPT_EVERY - 1, KEPT_EVERY, KEPT_EVERY + 5, len(states) - 1):
+        want = record_view(record, states, k)
+        assert client.get(f"/api/replays/{rid}/{k}").json() == {**want, "id": rid}
+    positions = store.replay(rid).states
+    assert [s.actions for s in positions[-3:]] == [s.actions for s in states[-3:]]
 
 
 @pytest.mark.parametrize(

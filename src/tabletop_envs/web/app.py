@@ -38,7 +38,7 @@ from tabletop_envs.core.config import cut, quote, too_deep
 from tabletop_envs.replay import MAX_RECORD_BYTES, GameRecord, ReplayError
 from tabletop_envs.web.catalogue import catalogue, default_seats, game_params, probe_game
 from tabletop_envs.web.config import ServeConfig
-from tabletop_envs.web.sessions import ReplaySession, Store, WebError, new_game
+from tabletop_envs.web.sessions import Positions, ReplaySession, Store, WebError, new_game
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Largest JSON request body (an Irk deck of 200 tiles is under 3 kB).
@@ -191,7 +191,7 @@ async def upload_replay(request: Request) -> Response:
 
 
 def _new_replay(store: Store, loaded: GameRecord) -> Response:
-    session = ReplaySession(store.new_id(), loaded, loaded.positions())
+    session = ReplaySession(store.new_id(), loaded, Positions(loaded))
     store.add(session)
     return JSONResponse(session.view(0), status_code=201)
 

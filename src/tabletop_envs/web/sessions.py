@@ -14,9 +14,9 @@ from __future__ import annotations
 import dataclasses
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.expert import check_agents
@@ -26,14 +26,17 @@ from tabletop_envs.core.config import quote
 from tabletop_envs.core.errors import IllegalActionError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.aec import TabletopEnv
-from tabletop_envs.envs.registry import make
-from tabletop_envs.replay import GameRecord
+from tabletop_envs.envs.registry import env_spec, make
+from tabletop_envs.replay import GameRecord, positions
 from tabletop_envs.watch import viewer as spectator_seat
 from tabletop_envs.web.catalogue import HUMAN, default_seats, game_params, probe_game
 from tabletop_envs.web.views import position_view, record_view
 
 #: Longest agent spec accepted for a seat.
 MAX_SPEC = 1000
+#: A record being stepped through keeps every this many positions and replays the others from
+#: the one kept before (kept whole, an Iris game of side 16 took 23 MB: 100 such were 2.3 GB).
+KEPT_EVERY = 32
 #: Where a move's sender finds the legal moves (a text that is no move says it).
 LISTED = "the seat's view lists the legal moves ('moves', on its turn)"
 
@@ -260,13 +263,42 @@ def _seat_specs(seats: Any, n: int) -> list[str]:
     return [s.strip() for s in seats]
 
 
+class Positions(Sequence[GameState]):
+    """Every position of a record's game, from the deal to its last action: one in
+    :data:`KEPT_EVERY` kept, the others replayed from the one kept before when asked."""
+
+    def __init__(self, record: GameRecord) -> None:
+        game = env_spec(record.env).load_game()
+        self.actions = list(record.actions)
+        every = positions(game, record.params, record.seed, self.actions)
+        self.kept = [state for k, state in enumerate(every) if k % KEPT_EVERY == 0]
+
+    def __len__(self) -> int:
+        return len(self.actions) + 1
+
+    @overload
+    def __getitem__(self, k: int) -> GameState: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[GameState]: ...
+    def __getitem__(self, k: int | slice) -> GameState | list[GameState]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if not -len(self) <= k < len(self):
+            raise IndexError(f"positions run from 0 to {len(self) - 1}, got {k}")
+        k %= len(self)
+        state = self.kept[k // KEPT_EVERY].clone()
+        for action in self.actions[k - k % KEPT_EVERY : k]:
+            state.apply(action)
+        return state
+
+
 @dataclass
 class ReplaySession:
-    """A record being stepped through: the record and every position of its game."""
+    """A record being stepped through: the record and the positions of its game."""
 
     id: str
     record: GameRecord
-    states: list[GameState]
+    states: Sequence[GameState]
     used: float = field(default_factory=time.monotonic)
 
     def view(self, k: Any) -> dict[str, Any]:
@@ -342,4 +374,4 @@ def _plain(value: Any) -> Any:
     return value
 
 
-__all__ = ["GameSession", "Move", "ReplaySession", "Store", "WebError", "new_game"]
+__all__ = ["GameSession", "Move", "Positions", "ReplaySession", "Store", "WebError", "new_game"]

@@ -10,6 +10,7 @@ information (``resample_hidden``) and finds the same view.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from tabletop_envs.core.game import GameState
@@ -90,7 +91,7 @@ def position_view(
     return view
 
 
-def record_view(record: GameRecord, states: list[GameState], k: int) -> dict[str, Any]:
+def record_view(record: GameRecord, states: Sequence[GameState], k: int) -> dict[str, Any]:
     """Return position ``k`` of a record as ``watch`` draws it: the frame with its caption."""
     state = states[k]
     last = len(states) - 1

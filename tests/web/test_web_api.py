@@ -401,6 +401,23 @@ def test_a_record_file_is_stepped_through(client):
     assert "no record with id 'nope'" in error(client.get("/api/replays/nope/0"), 404)
 
 
+def test_games_against_the_expert_share_its_network(client, store):
+    """The store holds up to --max-games games: each must not hold its own copy of the
+    expert's network (11 MB for Irk's)."""
+    import tracemalloc
+
+    new(client, "irk_v0", params={}, seats=None)  # the network is loaded once, here
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        views = [new(client, "irk_v0", params={}, seats=None, seed=s) for s in range(3)]
+        kept = (tracemalloc.get_traced_memory()[0] - before) / 3
+    finally:
+        tracemalloc.stop()
+    assert all(v["seats"][1]["agent"] == "expert" for v in views)
+    assert kept < 2**20, f"a game against the Irk expert keeps {kept / 2**20:.1f} MB"
+
+
 def test_a_record_being_stepped_through_keeps_little_memory(client, store):
     """A long game's positions are not all kept: 100 open records must not fill the memory."""
     import tracemalloc

@@ -294,7 +294,6 @@ def _az(args: str, env_name: str, seed: int | None) -> Agent:
 
 def _expert(args: str, env_name: str, seed: int | None) -> Agent:
     from tabletop_envs.agents.expert import ExpertAgent
-    from tabletop_envs.search.network import PolicyValueNet
 
     spec = f"expert:{args}" if args else "expert"
     if not env_name:
@@ -309,14 +308,28 @@ def _expert(args: str, env_name: str, seed: int | None) -> Agent:
             f"{', '.join(have) if have else 'none yet'}. Play a network file of your own with "
             f"az:PATH instead"
         )
-    nets = []
-    for resource in resources:
-        with resource.open("rb") as file:
-            nets.append((PolicyValueNet.load(file), f"the {env_name} expert ({resource.name})"))
+    nets = [(_packaged_net(r), f"the {env_name} expert ({r.name})") for r in resources]
     others = [_az_agent(net, args, spec, env_name, seed, source=src) for net, src in nets[1:]]
     make = functools.partial(ExpertAgent, env_name=env_name, others=others)
     net, source = nets[0]
     return _az_agent(net, args, spec, env_name, seed, source=source, make=make)
+
+
+#: The packaged networks loaded so far, by file (see :func:`_packaged_net`).
+_LOADED: dict[str, PolicyValueNet] = {}
+
+
+def _packaged_net(resource: Any) -> PolicyValueNet:
+    """Return the packaged network in ``resource``, loaded once: every expert agent plays the
+    same arrays (a network's arrays are read only), so a server's hundred games against the
+    Irk expert hold one 11 MB copy, not a hundred."""
+    from tabletop_envs.search.network import PolicyValueNet
+
+    net = _LOADED.get(str(resource))
+    if net is None:
+        with resource.open("rb") as file:
+            net = _LOADED[str(resource)] = PolicyValueNet.load(file)
+    return net
 
 
 def _expert_files() -> dict[str, list[Any]]:

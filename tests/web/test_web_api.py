@@ -128,6 +128,8 @@ def test_default_seats_are_a_person_against_the_expert(client):
         ({"env": "iris_v0", "seats": ["human", "x" * 1001]}, "at most 1000 characters"),
         ({"env": "iris_v0", "seed": -1}, "seed is an integer"),
         ({"env": "iris_v0", "seed": "one"}, "seed is an integer"),
+        ({"env": "iris_v0", "seed": str(2**63)}, "seed is an integer from 0 to 2**63 - 1"),
+        ({"env": "iris_v0", "seed": " 7"}, "(or its decimal text), got ' 7'"),
         ({"env": "iris_v0", "colour": "red"}, "unknown field(s) ['colour']"),
     ],
 )

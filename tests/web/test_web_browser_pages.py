@@ -156,6 +156,21 @@ def test_back_returns_to_the_form_and_forward_to_the_game(driver, base_url):
     assert settle(driver) == "your-turn" and driver.current_url == game_address
 
 
+def test_a_seed_past_two_to_the_53_seeds_the_game_exactly(driver, base_url):
+    driver.get(base_url + "/")
+    until(lambda: css(driver, "#env option"), 10, "the form did not load")
+    css(driver, "#seats [name='seat-1']")[0].clear()
+    css(driver, "#seats [name='seat-1']")[0].send_keys("random")
+    seed = 2**53 + 1  # a JavaScript number rounds it to 2**53
+    driver.find_element("id", "seed").send_keys(str(seed))
+    driver.find_element("id", "start").click()
+    assert settle(driver) == "your-turn" and text(driver, "setup-error") == ""
+    dealt = httpx.get(driver.find_element("id", "download").get_attribute("href")).json()
+    same = new_game(base_url, "iris_v0", {"board_size": 5}, ["human", "random"], seed=seed)
+    record = f"{base_url}/api/games/{same['id']}/record"  # Iris hides nothing: sent at any time
+    assert httpx.get(record, params={"seat": 0, "token": same["tokens"]["0"]}).json() == dealt
+
+
 def _sideways(driver) -> int:
     """Return how far the page scrolls sideways (0: it fits the window's width)."""
     return driver.execute_script(

@@ -228,10 +228,7 @@ def new_game(game_id: str, env_name: Any, params: Any, seats: Any, seed: Any) ->
             specs = default_seats(env_name, probe)
         else:
             specs = _seat_specs(seats, probe.num_players)
-        if seed is None:
-            seed = secrets.randbits(63)
-        if type(seed) is not int or not 0 <= seed < 2**63:
-            raise ValueError(f"seed is an integer from 0 to 2**63 - 1, got {quote(seed)}")
+        seed = _seed(seed)
         env = make(env_name, illegal_action="raise", **dataclasses.asdict(built))
         agents = {
             s: make_agent(spec, env_name, seed=(seed + 7919 * (s + 1)) % 2**63)
@@ -248,6 +245,20 @@ def new_game(game_id: str, env_name: Any, params: Any, seats: Any, seed: Any) ->
     env.reset(seed=seed)
     tokens = {s: secrets.token_urlsafe(16) for s, spec in enumerate(specs) if spec == HUMAN}
     return GameSession(game_id, env_name, env, specs, agents, tokens)
+
+
+def _seed(seed: Any) -> int:
+    """Return the game's seed: ``seed`` (an integer, or its decimal text: a page's numbers are
+    exact only up to 2**53), or a random one if None. ValueError if it is neither."""
+    if seed is None:
+        return secrets.randbits(63)
+    if isinstance(seed, str) and seed.isascii() and seed.isdecimal() and len(seed) < 30:
+        seed = int(seed)
+    if type(seed) is not int or not 0 <= seed < 2**63:
+        raise ValueError(
+            f"seed is an integer from 0 to 2**63 - 1 (or its decimal text), got {quote(seed)}"
+        )
+    return seed
 
 
 def _seat_specs(seats: Any, n: int) -> list[str]:

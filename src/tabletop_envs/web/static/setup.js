@@ -121,7 +121,9 @@ export class SetupForm {
   request() {
     const body = { env: this.envSelect.value, params: this.params(), seats: this.seatSpecs() };
     const seed = document.getElementById("seed").value.trim();
-    if (seed !== "") body.seed = /^\d+$/.test(seed) ? Number(seed) : seed;
+    // digits past 2**53 go as text: a number would be rounded (and seed another deal)
+    const exact = /^\d+$/.test(seed) && Number.isSafeInteger(Number(seed));
+    if (seed !== "") body.seed = exact ? Number(seed) : seed;
     return body;
   }
 }

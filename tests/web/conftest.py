@@ -42,7 +42,8 @@ def store(clock: Clock) -> Store:
 
 @pytest.fixture
 def client(store: Store):
-    with TestClient(create_app(ServeConfig(), store)) as test_client:
+    # the address the server listens on by default: it answers to no other Host name
+    with TestClient(create_app(ServeConfig(), store), base_url="http://127.0.0.1") as test_client:
         yield test_client
 
 

@@ -13,6 +13,7 @@ import pytest
 from tabletop_envs.replay import MAX_RECORD_BYTES, GameRecord
 from tabletop_envs.watch import watch
 from tabletop_envs.web.app import MAX_JSON_BYTES
+from tabletop_envs.web.config import ServeConfig
 from tabletop_envs.web.sessions import KEPT_EVERY
 from tabletop_envs.web.views import record_view
 from tests.web.helpers import SMALL, play_out
@@ -523,8 +524,54 @@ def test_a_fault_of_the_server_is_a_json_500(store, monkeypatch):
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(web_app, "catalogue", broken)
-    with TestClient(web_app.create_app(store=store), raise_server_exceptions=False) as client:
+    app = web_app.create_app(store=store)
+    with TestClient(app, raise_server_exceptions=False, base_url="http://localhost") as client:
         assert error(client.get("/api/envs"), 500) == "the server failed: RuntimeError: a bug"
+
+
+@pytest.mark.parametrize(
+    ("host", "allowed", "host_header", "answered"),
+    [
+        ("127.0.0.1", (), "127.0.0.1:8000", True),
+        ("127.0.0.1", (), "localhost:8000", True),
+        ("127.0.0.1", (), "[::1]:8000", True),
+        ("127.0.0.1", (), "LOCALHOST", True),
+        ("127.0.0.1", (), "rebound.example:8000", False),  # a DNS rebinding page's name
+        ("127.0.0.1", (), "127.0.0.1.rebound.example", False),
+        ("127.0.0.1", (), "", False),
+        ("127.0.0.1", ("games.example",), "games.example", True),  # behind a proxy
+        ("::1", (), "[::1]:8000", True),
+        ("::1", (), "rebound.example", False),
+        ("0.0.0.0", (), "192.168.1.20:8000", True),  # on the network: any name reaching it
+        ("0.0.0.0", ("games.example",), "192.168.1.20:8000", False),
+        ("0.0.0.0", ("games.example",), "games.example:8000", True),
+    ],
+)
+def test_a_server_on_this_machine_answers_only_to_its_own_names(
+    store, host, allowed, host_header, answered
+):
+    """A page of another site whose name a DNS rebinding points at 127.0.0.1 is same-origin
+    for the browser: without this check it could start games whose seats load files here."""
+    from starlette.testclient import TestClient
+
+    from tabletop_envs.web import app as web_app
+
+    config = ServeConfig(host=host, allowed_hosts=allowed)
+    with TestClient(web_app.create_app(config, store)) as client:
+        got = client.get("/api/envs", headers={"host": host_header})
+        page = client.get("/", headers={"host": host_header})
+    if answered:
+        assert got.status_code == 200 and page.status_code == 200
+    else:
+        assert page.status_code == 400
+        message = error(got, 400)
+        assert message.startswith("this server answers requests for 127.0.0.1, localhost, ::1")
+        assert "--allowed-host NAME adds a name" in message
+
+
+def test_allowed_hosts_are_names():
+    with pytest.raises(ValueError, match="allowed_hosts must not be empty"):
+        ServeConfig(allowed_hosts=(" ",))
 
 
 @pytest.fixture

@@ -42,7 +42,7 @@ def test_a_thinking_agent_blocks_no_other_request(gated):
     async def scenario():
         app = create_app(ServeConfig())
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
             slow = await client.post(
                 "/api/games", json={"env": "iris_v0", "seats": ["gated", "random"], "seed": 1}
             )

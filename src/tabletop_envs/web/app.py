@@ -28,7 +28,9 @@ from typing import Any
 
 import anyio.to_thread
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -225,6 +227,34 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": message}, status_code=500)
 
 
+class HostCheck:
+    """ASGI middleware: a request whose ``Host`` is not one of ``names`` gets 400 and nothing
+    else happens (``names`` None: every request passes)."""
+
+    def __init__(self, app: Any, names: tuple[str, ...] | None) -> None:
+        self.app = app
+        self.names = names
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and self.names is not None:
+            host = Headers(scope=scope).get("host", "")
+            if _host_name(host) not in self.names:
+                message = (
+                    f"this server answers requests for {', '.join(self.names)} only, got Host "
+                    f"{quote(host)} (tabletop-envs serve --allowed-host NAME adds a name)"
+                )
+                await JSONResponse({"error": message}, status_code=400)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _host_name(host: str) -> str:
+    """Return a ``Host`` header's name, lower case, without its port (``[::1]:80``: ``::1``)."""
+    if host.startswith("["):
+        return host[1:].partition("]")[0].lower()
+    return host.partition(":")[0].lower()
+
+
 def create_app(config: ServeConfig | None = None, store: Store | None = None) -> Starlette:
     """Return the web app (its games kept in ``store``, else one made from ``config``)."""
     config = config or ServeConfig()
@@ -244,7 +274,8 @@ def create_app(config: ServeConfig | None = None, store: Store | None = None) ->
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {WebError: _web_error, HTTPException: _http_error, Exception: _server_error}
-    app = Starlette(routes=routes, exception_handlers=handlers)
+    hosts = [Middleware(HostCheck, names=config.answered_hosts())]
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=hosts)
     app.state.store = store or Store(config.idle_minutes * 60, config.max_games)
     return app
 

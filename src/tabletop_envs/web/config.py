@@ -34,6 +34,32 @@ class ServeConfig(Config):
     max_games: int = setting(
         100, low=1, high=10_000, help="games and records kept at once; more are refused"
     )
+    allowed_hosts: tuple[str, ...] = setting(
+        (),
+        flags=("--allowed-host",),
+        metavar="NAME",
+        repeat=True,
+        check=lambda names: None if all(n.strip() for n in names) else "must not be empty",
+        help="a host name the server answers to besides 127.0.0.1, localhost and ::1 (behind "
+        "a proxy: its public name); only these are answered when the server listens on this "
+        "machine, or when any is given",
+    )
+
+    def answered_hosts(self) -> tuple[str, ...] | None:
+        """Return the Host names the server answers to, lower case (None: any).
+
+        A server listening on this machine answers only to its loopback names, so that a page
+        elsewhere whose name a DNS rebinding points at 127.0.0.1 cannot reach it.
+        """
+        own = self.host.strip("[]").lower()
+        if own not in LOOPBACK and not own.startswith("127.") and not self.allowed_hosts:
+            return None  # on a network address: whatever names reach it
+        names = (*LOOPBACK, own, *(name.strip().lower() for name in self.allowed_hosts))
+        return tuple(dict.fromkeys(names))  # each once, in order
 
 
-__all__ = ["WEB_EXTRA_HINT", "ServeConfig"]
+#: The names of this machine a server on its loopback address answers to.
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+__all__ = ["LOOPBACK", "WEB_EXTRA_HINT", "ServeConfig"]

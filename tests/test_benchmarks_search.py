@@ -345,3 +345,28 @@ def test_speed_benchmarks_refuse_a_bad_option_in_one_line_before_measuring(
     err = capsys.readouterr().err
     assert err.startswith(f"{name}.py: error: ") and err.count("\n") == 1
     assert message in err
+
+
+def test_the_hands_peek_redraws_only_the_choices_not_yet_revealed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``az_ceiling.py --peeks hands`` sees the hands and the unused tiles as they are; of the
+    others' secret choices it knows only that each came from its owner's hand."""
+    import numpy as np
+
+    from tabletop_envs.games.irk.rules import CHOOSE, IrkState
+
+    ceiling = load("az_ceiling", monkeypatch)
+    game = IrkState.new(seed=5, num_players=3)
+    game.apply(game.legal_actions()[0])  # seat 0 chooses; seat 1 is to choose
+    assert game.phase == CHOOSE and game.to_move == 1 and game.chosen[0] >= 0
+    rng = np.random.default_rng(0)
+    drawn = {ceiling.known_hands(game, 1, rng).chosen[0] for _ in range(60)}
+    assert drawn == {*game.hands[0], game.chosen[0]}  # any tile of seat 0's, none other
+    view = ceiling.known_hands(game, 1, rng)
+    assert sorted([*view.hands[0], view.chosen[0]]) == sorted([*game.hands[0], game.chosen[0]])
+    assert view.hands[1:] == game.hands[1:] and view.unused == game.unused
+    assert view.legal_actions() == game.legal_actions()
+    with pytest.raises(SystemExit):
+        ceiling.main(["--env", "iris_v0", "--peeks", "hands"])
+    assert "--peeks 'hands' reads Irk's hands, not iris_v0's" in capsys.readouterr().err

@@ -72,6 +72,17 @@ def start_chromium(user_data: Path) -> Any:
     return webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
 
 
+def chromium_session() -> Iterator[Any]:
+    """Yield a Chromium driver with a profile of its own, quit (and the profile removed) after:
+    the body of a module-scoped ``driver`` fixture."""
+    with tempfile.TemporaryDirectory(prefix="tabletop-chromium-") as profile:
+        chromium = start_chromium(Path(profile))
+        try:
+            yield chromium
+        finally:
+            chromium.quit()
+
+
 def serve_in_thread(app: Any) -> Iterator[str]:
     """Serve ``app`` with uvicorn on a free localhost port in a thread; yield its base URL."""
     import uvicorn

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 import time
-from pathlib import Path
 
 import httpx
 import pytest
@@ -18,7 +16,7 @@ from tabletop_envs.replay import GameRecord
 from tabletop_envs.watch import watch
 from tabletop_envs.web.app import create_app
 from tabletop_envs.web.config import ServeConfig
-from tests.web.browser import need_browser, serve_in_thread, shot, start_chromium, until
+from tests.web.browser import chromium_session, need_browser, serve_in_thread, shot, until
 
 #: What the person plays in each env: small games against random (seconds each).
 GAMES = {
@@ -36,12 +34,7 @@ def base_url():
 
 @pytest.fixture(scope="module")
 def driver(base_url):
-    with tempfile.TemporaryDirectory(prefix="tabletop-chromium-") as profile:
-        chromium = start_chromium(Path(profile))
-        try:
-            yield chromium
-        finally:
-            chromium.quit()
+    yield from chromium_session()
 
 
 def css(driver, selector):

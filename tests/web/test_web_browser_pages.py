@@ -4,16 +4,13 @@ a page opened while an agent thinks, two pages of one game, the back button, a p
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import httpx
 import pytest
 
 from tabletop_envs.web.app import create_app
 from tabletop_envs.web.config import ServeConfig
 from tabletop_envs.web.sessions import Store
-from tests.web.browser import need_browser, serve_in_thread, shot, start_chromium, until
+from tests.web.browser import chromium_session, need_browser, serve_in_thread, shot, until
 from tests.web.helpers import play_out
 from tests.web.test_web_browser import css, move_number, settle, state, text
 
@@ -31,13 +28,7 @@ def base_url(store):
 
 @pytest.fixture(scope="module")
 def driver(base_url):
-    with tempfile.TemporaryDirectory(prefix="tabletop-chromium-") as profile:
-        chromium = start_chromium(Path(profile))
-        try:
-            yield chromium
-        finally:
-            chromium.set_window_size(1280, 900)
-            chromium.quit()
+    yield from chromium_session()
 
 
 def new_game(base_url, env, params, seats, seed=3):

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -370,3 +371,25 @@ def test_the_hands_peek_redraws_only_the_choices_not_yet_revealed(
     with pytest.raises(SystemExit):
         ceiling.main(["--env", "iris_v0", "--peeks", "hands"])
     assert "--peeks 'hands' reads Irk's hands, not iris_v0's" in capsys.readouterr().err
+
+
+def test_irk_belief_weighs_a_hand_by_what_its_owner_chose(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hand that held a tile the model scores above the one chosen explains the choice less
+    well than a hand without it; the script prints one line per round played."""
+    belief = load("irk_belief", monkeypatch)
+    choices = [(1, 7, {7: 3.0, 8: 5.0, 9: 0.0})]  # round 1: chose 7 where 8 scores more
+    with_8 = belief.log_likelihood({8}, choices, 1.0)
+    with_9 = belief.log_likelihood({9}, choices, 1.0)
+    assert with_9 > with_8 and with_9 == pytest.approx(3 - np.log(np.exp(3) + np.exp(0)))
+    chosen_later = [(1, 7, {7: 3.0, 8: 5.0}), (2, 8, {8: 1.0})]  # 8, chosen later, was held
+    assert belief.log_likelihood(set(), chosen_later, 1.0) == pytest.approx(
+        3 - np.log(np.exp(3) + np.exp(5))
+    )
+    assert belief.main(["--games", "1", "--draws", "5", "--temperatures", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "true hand tiles in a determinization" in out and "effective sample size" in out
+    with pytest.raises(SystemExit):
+        belief.main(["--players", "greedy"])
+    assert "--players names the 2 seats' agents, got 1" in capsys.readouterr().err

@@ -190,3 +190,27 @@ def test_the_form_and_a_four_player_result_fit_the_window(driver, base_url, widt
         assert table.is_displayed() and "player_3" in table.text
     finally:
         driver.set_window_size(1280, 900)
+
+
+def test_a_page_that_lost_the_server_looks_again_and_shows_the_moves_made_meanwhile(
+    driver, base_url
+):
+    """One failed look for the other seat's move (the connection dropped) used to end the
+    page's looking: it never showed that move until reloaded. Now it says so and looks again."""
+    view = new_game(base_url, "isis_osiris_v0", {}, ["human", "human"])
+    gid = view["id"]
+    driver.get(page_of(base_url, view))
+    assert settle(driver) == "your-turn"
+    css(driver, "#board .target.legal")[0].click()
+    until(lambda: state(driver) == "waiting", 10, "the move was not played")
+    offline = {"offline": True, "latency": 0, "throughput": 0}
+    driver.set_network_conditions(**offline)
+    try:
+        message = until(lambda: text(driver, "game-error"), 10, "no word of the lost server")
+        assert message.startswith("the server cannot be reached") and "looking again" in message
+    finally:
+        driver.delete_network_conditions()
+    body = {"seat": 1, "token": view["tokens"]["1"], "move": "stone f5"}  # the other seat
+    assert httpx.post(f"{base_url}/api/games/{gid}/move", json=body).status_code == 200
+    until(lambda: state(driver) == "your-turn", 20, "the other seat's move never showed")
+    assert move_number(driver) == 2 and text(driver, "game-error") == ""

@@ -17,14 +17,25 @@ async function answer(response) {
   return data;
 }
 
+// fetch, its failure to reach the server said as such (an Error without a status).
+async function send(path, init) {
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    throw new Error(`the server cannot be reached (${err.message})`);
+  }
+  return answer(response);
+}
+
 export async function get(path) {
-  return answer(await fetch(path, { headers: { Accept: "application/json" } }));
+  return send(path, { headers: { Accept: "application/json" } });
 }
 
 export async function post(path, body) {
   const init = { method: "POST", headers: { "Content-Type": "application/json" } };
   if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
-  return answer(await fetch(path, init));
+  return send(path, init);
 }
 
 export function seatQuery(seat, token) {

@@ -7,6 +7,10 @@ import { showResult } from "./result.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;
+// After a look that failed for want of the server (no answer, or a fault of its own): the wait
+// before the next look, doubled after each failure up to the most.
+const RETRY_MS = 2000;
+const MOST_RETRY_MS = 30000;
 
 export class GamePage {
   constructor(onReplay) {
@@ -18,6 +22,7 @@ export class GamePage {
     this.busy = false;
     this.moving = false;
     this.timer = null;
+    this.retryMs = RETRY_MS;
     $("play").addEventListener("click", () => this.setPlaying(true));
     $("pause").addEventListener("click", () => this.setPlaying(false));
     $("step").addEventListener("click", () => this.agentMove());
@@ -187,7 +192,18 @@ export class GamePage {
   async refresh() {
     if (!this.view) return;
     const failed = await this.request(() => get(`/api/games/${this.view.id}${this.query()}`));
-    if (failed) $("game-error").textContent = failed.message;
+    if (!failed) {
+      this.retryMs = RETRY_MS;
+      return;
+    }
+    $("game-error").textContent = failed.message;
+    if (!failed.status || failed.status >= 500) {
+      // the connection or the server may come back: look again, ever less often
+      $("game-error").textContent += ` (looking again in ${this.retryMs / 1000} s)`;
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.refresh(), this.retryMs);
+      this.retryMs = Math.min(2 * this.retryMs, MOST_RETRY_MS);
+    }
   }
 
   setPlaying(on, next = true) {

@@ -24,6 +24,7 @@ import dataclasses
 import json
 import math
 import re
+import sys
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -280,10 +281,25 @@ def check_field(name: str, value: Any, kind: Any, meta: Setting) -> Any:
 _HINTS: dict[type, dict[str, Any]] = {}
 
 
-def _hints(cls: type) -> dict[str, Any]:
+def setting_types(cls: type) -> dict[str, Any]:
+    """Return the evaluated annotations of the :func:`setting` fields of ``cls`` (by name).
+
+    Only those: ``typing.get_type_hints`` would evaluate every annotation, and on Python 3.10 it
+    refuses a dataclass ``InitVar[...]`` one (``AZConfig`` has such, for old spellings).
+    """
     hints = _HINTS.get(cls)
     if hints is None:
-        hints = _HINTS[cls] = typing.get_type_hints(cls)
+        wanted = {f.name for f, _meta in settings_of(cls)}
+        hints = {}
+        for klass in reversed(cls.__mro__):  # a subclass's annotation wins
+            module = sys.modules.get(klass.__module__)
+            namespace = dict(vars(module)) if module is not None else {}
+            for name, kind in vars(klass).get("__annotations__", {}).items():
+                if name in wanted:
+                    hints[name] = (
+                        eval(kind, namespace, dict(vars(klass))) if isinstance(kind, str) else kind
+                    )
+        _HINTS[cls] = hints
     return hints
 
 
@@ -304,7 +320,7 @@ class Config:
     about: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
-        hints = _hints(type(self))
+        hints = setting_types(type(self))
         for f, meta in settings_of(self):
             value = check_field(f.name, getattr(self, f.name), hints[f.name], meta)
             object.__setattr__(self, f.name, value)
@@ -469,7 +485,7 @@ def add_options(
     field declared without a default is a required option.
     """
     skipped = set(skip)
-    hints = _hints(cls)
+    hints = setting_types(cls)
     for f, meta in settings_of(cls):
         if not meta.cli or f.name in skipped:
             continue
@@ -521,7 +537,7 @@ def from_args(cls: type[C], args: argparse.Namespace, **overrides: Any) -> C:
 
 def from_namespace(cls: type[C], args: argparse.Namespace, **overrides: Any) -> C:
     """Build ``cls`` from parsed options (fields missing from ``args`` keep their defaults)."""
-    hints = _hints(cls)
+    hints = setting_types(cls)
     values: dict[str, Any] = {}
     for f, meta in settings_of(cls):
         if not hasattr(args, f.name) or (meta.repeat and getattr(args, f.name) is None):

@@ -9,14 +9,13 @@ valid), the command line (:mod:`tabletop_envs.training.az.cli`) and ``--help``.
 from __future__ import annotations
 
 import math
-import typing
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import InitVar, dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from tabletop_envs.core.config import Config, check_field, quote, setting
+from tabletop_envs.core.config import Config, check_field, quote, setting, setting_types
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
 from tabletop_envs.evaluation.paths import folder_problem
@@ -373,7 +372,7 @@ class AZConfig(Config):
 
     def _take_old_names(self, **old: Any) -> None:
         """Set the fields given by their old names, checked under the name the caller used."""
-        hints = typing.get_type_hints(type(self))
+        hints = setting_types(type(self))
         for name, value in old.items():
             if value is None:
                 continue

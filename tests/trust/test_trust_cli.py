@@ -10,6 +10,7 @@ thousand command lines per group (``python -m pytest -q -m slow tests/trust/test
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import os
@@ -290,9 +291,17 @@ def training_checked_only() -> Iterator[None]:
         yield
 
 
+def train_extra_missing() -> bool:
+    """Whether the train extra (torch, SB3) is missing: ``train`` then only says to install it.
+    Never under ``CI=true``, which installs it (missing there, the tests fail)."""
+    if os.environ.get("CI") == "true":
+        return False
+    return any(importlib.util.find_spec(name) is None for name in ("torch", "sb3_contrib"))
+
+
 # ---- the tests ---------------------------------------------------------------------------------
 PLAYING = ["play", "evaluate", "watch", "replay", "list"]
-TOOLS = ["bench", "train"]
+TOOLS = ["bench"] if train_extra_missing() else ["bench", "train"]
 
 
 def _run(folder: Path, commands: list[str], examples: int) -> None:
@@ -340,6 +349,8 @@ def _run(folder: Path, commands: list[str], examples: int) -> None:
     ],
 )
 def test_named_mistakes_print_one_line_and_exit_2(tmp_path: Path, argv: list[str]) -> None:
+    if argv[0] == "train" and train_extra_missing():
+        pytest.skip("the train extra is not installed")
     with sandbox(tmp_path), training_checked_only():
         assert check_run(argv) == 2
 
@@ -363,7 +374,8 @@ def test_good_command_lines_still_run(tmp_path: Path) -> None:
             assert check_run(argv) == 0, argv
         assert check_run(["play", "--param", "board_size=3"], "quit\n") == 0
         assert check_run(["bench", "--env", "iris", "--json", "b.json"]) == 0
-        assert check_run(["train", "--algo", "az", "--iterations", "1"]) == 0
+        if not train_extra_missing():
+            assert check_run(["train", "--algo", "az", "--iterations", "1"]) == 0
         for name in ("r.json", "e.json", "g.gif", "b.json", "frames/000.svg"):
             assert (tmp_path / name).exists(), name
 

@@ -144,6 +144,25 @@ def test_gymnasium_infos_hold_the_mask_and_keep_one_layout(
         _check_result(info, env.result_details(), env.num_players, where)
 
 
+@pytest.mark.parametrize(("name", "params"), CONFIGS)
+def test_gymnasium_infos_share_no_array_between_calls(name: str, params: dict[str, Any]) -> None:
+    """Every reset and step returns arrays of its own: the AEC env keeps one info dict per agent
+    for a whole game, and Gymnasium's ``check_env`` from 1.3 on (what a plain install gets;
+    ``ray[rllib]`` pins 1.2) refused the three ids for sharing its result arrays."""
+    env = make_single_agent_env(name, **params)
+    _, info = env.reset(seed=0)
+    seen = [info]
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, _, done, _, info = env.step(action)
+        seen.append(info)
+    seen.append(env.reset(seed=0)[1])
+    arrays = [id(v) for info in seen for v in info.values() if isinstance(v, np.ndarray)]
+    assert len(arrays) == len(set(arrays)), label(name, params)
+
+
 def test_a_penalized_illegal_action_sets_the_flag_and_details_say_why() -> None:
     env = make("iris_v0")
     env.reset(seed=0)

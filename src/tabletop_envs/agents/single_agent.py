@@ -14,6 +14,7 @@ It sits beside the envs, at the agents' level (its opponents are agents): import
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Sequence
 from typing import Any
@@ -325,8 +326,15 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         return self._obs(), reward * self.reward_scale, True, False, self._info(own)
 
     def _info(self, learner_return: float) -> dict[str, Any]:
-        """Return the learner's infos: the AEC env's (its mask, the result arrays) and more."""
-        info = dict(self.aec.infos[self.aec.possible_agents[self.learner_seat]])
+        """Return the learner's infos: the AEC env's (its mask, the result arrays) and more.
+
+        New arrays at every call: the AEC env keeps one info dict per agent for a whole game,
+        and a user (or Gymnasium's ``check_env`` since 1.3) may keep what a call returned.
+        """
+        kept = self.aec.infos[self.aec.possible_agents[self.learner_seat]]
+        info = {
+            k: v.copy() if isinstance(v, np.ndarray) else copy.deepcopy(v) for k, v in kept.items()
+        }
         info.update(learner_seat=self.learner_seat, learner_return=learner_return)
         return info
 

@@ -14,7 +14,8 @@ import pytest
 
 from tabletop_envs import registered_envs
 from tabletop_envs.games.iris import CHANNELS
-from tests.clients.configs import HEAVY_CLIENTS, need
+from tests.clients.configs import HEAVY_CLIENTS
+from tests.extras import need_extra
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -36,19 +37,33 @@ def test_readme_has_python_snippets() -> None:
     assert len(_blocks(README, "python")) >= 2
 
 
-def _missing_clients(code: str) -> list[str]:
-    """Return the clients of the ``clients`` extra that a snippet imports and that are missing."""
-    imported = set(re.findall(r"^(?:from|import) (\w+)", code, re.M))
-    return sorted(m for m in imported & set(HEAVY_CLIENTS) if importlib.util.find_spec(m) is None)
+#: What a snippet may import beyond the test extra, by module: the extra that brings it.
+EXTRA_OF = {
+    **{client: "clients" for client in HEAVY_CLIENTS},
+    "torch": "train",
+    "sb3_contrib": "train",
+    "stable_baselines3": "train",
+    "ray": "rllib",
+}
+
+
+def _missing_modules(code: str) -> list[str]:
+    """Return the modules of other extras that a snippet needs and that are missing
+    (``tabletop_envs.training`` needs the train extra's torch and SB3)."""
+    imported = set(re.findall(r"^(?:from|import) ([\w.]+)", code, re.M))
+    needed = {name.split(".")[0] for name in imported}
+    if any(name.startswith("tabletop_envs.training") for name in imported):
+        needed |= {"torch", "sb3_contrib"}
+    return sorted(m for m in needed & set(EXTRA_OF) if importlib.util.find_spec(m) is None)
 
 
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_python_snippet_runs(
     code: str, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    missing = _missing_clients(code)
-    if missing:  # docs/clients.md: skipped like tests/clients (the CI has them: it fails there)
-        need(missing[0])
+    missing = _missing_modules(code)
+    if missing:  # skipped like the tests of that extra (the CI has them all: it fails there)
+        need_extra(EXTRA_OF[missing[0]], missing[0])
     # Snippets may write files (results, models): keep them out of the repository.
     monkeypatch.chdir(tmp_path)
     exec(compile(code, "<snippet>", "exec"), {"__name__": "__main__"})

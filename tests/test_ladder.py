@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from tabletop_envs.evaluation.arena import run_arena
+from tests.extras import need_extra
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "ladder.py"
 
@@ -166,6 +167,7 @@ def test_doc_block_markers_missing_or_misplaced_raise(ladder, page, message):
 
 # ---- command line ------------------------------------------------------------------------------
 def run(ladder, tmp_path, *extra):
+    need_extra("train", "matplotlib")  # a ladder draws its picture
     args = ["--env", "iris_v0", "--param", "board_size=3", "--seed", "4", "--quiet"]
     args += ["--games-per-pair", "2", "--out", str(tmp_path / "out"), "--resamples", "50"]
     return ladder.run(ladder.parse([*args, *extra]))

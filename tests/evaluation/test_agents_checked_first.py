@@ -20,6 +20,7 @@ from tabletop_envs.evaluation import play as play_module
 from tabletop_envs.evaluation.arena import run_arena
 from tabletop_envs.training import az
 from tabletop_envs.watch import watch
+from tests.extras import need_extra
 
 SIDE_4 = {"board_size": 4}  # the packaged Iris expert plays side 5 only
 WHY = r"cannot play this game: .*board_size"
@@ -119,6 +120,8 @@ def test_an_alphazero_run_refuses_a_missing_model_file(field: str, tmp_path: Pat
 def test_train_reports_a_missing_model_file_in_one_line_and_trains_nothing(
     algo: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    if not algo:  # PPO's command line is the train extra's
+        need_extra("train", "sb3_contrib")
     flag = ["--final-eval-opponents"] if not algo else ["--eval-opponents"]
     out = tmp_path / "run"
     argv = ["train", *algo, "--env", "iris_v0", *flag, "sb3:nowhere.zip", "--out", str(out)]

@@ -10,7 +10,6 @@ thousand command lines per group (``python -m pytest -q -m slow tests/trust/test
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import os
@@ -28,6 +27,7 @@ from hypothesis import strategies as st
 from tabletop_envs import cli
 from tabletop_envs.evaluation import arena
 from tabletop_envs.watch import watch
+from tests.extras import train_extra_missing
 from tests.trust.hostile_inputs import (
     CI_EXAMPLES,
     MESSAGE_LIMIT,
@@ -289,14 +289,6 @@ def training_checked_only() -> Iterator[None]:
         patch.setattr("tabletop_envs.training.ppo.run.train", lambda config: None)
         patch.setattr("tabletop_envs.training.az.cli.train_az", lambda config, command: None)
         yield
-
-
-def train_extra_missing() -> bool:
-    """Whether the train extra (torch, SB3) is missing: ``train`` then only says to install it.
-    Never under ``CI=true``, which installs it (missing there, the tests fail)."""
-    if os.environ.get("CI") == "true":
-        return False
-    return any(importlib.util.find_spec(name) is None for name in ("torch", "sb3_contrib"))
 
 
 # ---- the tests ---------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from tabletop_envs.training.ppo.cli import build_parser, config_from_args
 from tabletop_envs.training.ppo.config import TrainConfig
 from tabletop_envs.training.rllib_config import RLlibConfig, SelfPlaySettings
 from tabletop_envs.training.train import parse_env_args, run_command
+from tests.extras import TRAIN, need_extra
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,6 +113,7 @@ def test_python_callers_get_the_same_checks() -> None:
 
 
 def test_the_command_line_reports_a_wrong_setting_in_one_line(capsys) -> None:
+    need_extra("train", *TRAIN)  # the PPO command line imports SB3
     assert run_command(["--n-envs", "0"], prog="train") == 2
     assert capsys.readouterr().err == "train: error: --n-envs must be an integer >= 1, got 0\n"
 
@@ -162,6 +164,7 @@ def test_rllib_example_refuses_a_wrong_setting(capsys) -> None:
 def test_an_output_folder_that_cannot_be_made_is_refused_before_training(
     tmp_path: Path, capsys
 ) -> None:
+    need_extra("train", *TRAIN)  # the PPO command line imports SB3
     (tmp_path / "taken").write_text("")
     with pytest.raises(InvalidParameterError, match="out is a file, not a folder"):
         TrainConfig(out=str(tmp_path / "taken"))
@@ -194,6 +197,7 @@ def test_what_the_run_would_trip_on_is_refused_when_the_config_is_made(
 
 
 def test_a_refused_run_leaves_no_output_folder(tmp_path: Path, capsys) -> None:
+    need_extra("train", *TRAIN)  # the PPO command line imports SB3
     out = tmp_path / "run"
     for argv in (["--learner-seat", "5"], ["--init-model", str(tmp_path)], ["--opponent", "a+"]):
         assert run_command([*argv, "--out", str(out)], prog="train") == 2

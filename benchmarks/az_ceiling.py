@@ -36,7 +36,7 @@ from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.az import AZAgent
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.expert import az_agent_of
-from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
+from tabletop_envs.core.config import Config, parse_command, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec, new_game, registered_env
@@ -121,12 +121,9 @@ class CeilingConfig(Config):
 
 def main(argv: list[str] | None = None) -> int:
     """Play both matches and print them."""
-    parser = CommandParser(prog="az_ceiling.py", description=__doc__.splitlines()[0])
-    add_options(parser, CeilingConfig)
-    try:
-        args = from_args(CeilingConfig, parser.parse_args(argv))
-    except ValueError as err:
-        parser.error(str(err))
+    args, parser = parse_command(
+        CeilingConfig, argv, prog="az_ceiling.py", description=__doc__.splitlines()[0]
+    )
     for option, spec in (("--agent", args.agent), ("--opponent", args.opponent)):
         try:  # an unknown spec, a missing file: before any game
             make_agent(spec, args.env, seed=0)

@@ -39,7 +39,7 @@ import numpy as np
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.az import MAX_SIMULATIONS, AZAgent, PolicyValueNet, run_puct
 from tabletop_envs.agents.expert import az_agent_of
-from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
+from tabletop_envs.core.config import Config, parse_command, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import make, registered_envs
@@ -151,12 +151,9 @@ class SearchConfig(Config):
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options and run the benchmark."""
-    parser = CommandParser(prog="az_search.py", description=__doc__.splitlines()[0])
-    add_options(parser, SearchConfig)
-    try:
-        args = from_args(SearchConfig, parser.parse_args(argv))
-    except ValueError as err:
-        parser.error(str(err))
+    args, _ = parse_command(
+        SearchConfig, argv, prog="az_search.py", description=__doc__.splitlines()[0]
+    )
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     for env_name in args.env or registered_envs():
         if args.expert:

@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 import tabletop_envs
-from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, quote, setting
+from tabletop_envs.core.config import Config, parse_command, quote, setting
 from tabletop_envs.evaluation.paths import file_problem
 
 #: Steps played between two looks at the clock.
@@ -381,12 +381,8 @@ class BenchConfig(Config):
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     """Parse the options, run the benchmark, print it; exit 1 if a target failed."""
-    parser = CommandParser(prog=prog, description=__doc__.split("\n")[0])
-    add_options(parser, BenchConfig)
-    try:  # before anything is measured
-        args = from_args(BenchConfig, parser.parse_args(argv))
-    except ValueError as err:
-        parser.error(str(err))
+    # before anything is measured
+    args, _ = parse_command(BenchConfig, argv, prog=prog, description=__doc__.split("\n")[0])
     subjects, skipped = build_subjects(args.env, args.seed, args.chooser == "flatnonzero")
     rates = measure(subjects, args.seconds, args.rounds, args.clock)
     data = report(rates, machine_info(), skipped)

@@ -37,7 +37,7 @@ import numpy as np
 from bench import CLOCKS, ENV_PARAMS, machine_info
 
 import tabletop_envs
-from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
+from tabletop_envs.core.config import Config, parse_command, setting
 from tabletop_envs.core.game import GameState
 from tabletop_envs.evaluation.paths import file_problem
 
@@ -192,12 +192,10 @@ class CostsConfig(Config):
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, time the operations and print them."""
-    parser = CommandParser(prog="core_costs.py", description=__doc__.split("\n")[0])
-    add_options(parser, CostsConfig)
-    try:  # before the measuring, not after it
-        args = from_args(CostsConfig, parser.parse_args(argv))
-    except ValueError as err:
-        parser.error(str(err))
+    # before the measuring, not after it
+    args, _ = parse_command(
+        CostsConfig, argv, prog="core_costs.py", description=__doc__.split("\n")[0]
+    )
     names = [n for n in tabletop_envs.registered_envs() if not args.env or n in args.env]
     costs = measure(names, args.games, args.rounds, args.clock, args.seed)
     data = report(costs, machine_info())

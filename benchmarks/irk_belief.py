@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tabletop_envs.agents import make_agent
-from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
+from tabletop_envs.core.config import Config, parse_command, setting
 from tabletop_envs.games.irk.heuristics import score_actions
 from tabletop_envs.games.irk.rules import CHOOSE, IrkState
 
@@ -120,10 +120,10 @@ def _record(
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, play, print the table."""
-    parser = CommandParser(prog="irk_belief.py", description=__doc__.splitlines()[0])
-    add_options(parser, BeliefConfig)
+    args, parser = parse_command(
+        BeliefConfig, argv, prog="irk_belief.py", description=__doc__.splitlines()[0]
+    )
     try:
-        args = from_args(BeliefConfig, parser.parse_args(argv))
         for spec in args.players:
             make_agent(spec, "irk_v0")
     except (ValueError, OSError) as err:  # before any game

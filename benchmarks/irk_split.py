@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.base import Agent
-from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
+from tabletop_envs.core.config import Config, parse_command, setting
 from tabletop_envs.core.game import GameState
 from tabletop_envs.evaluation import run_arena
 from tabletop_envs.games.irk.rules import CHOOSE
@@ -58,12 +58,9 @@ class SplitConfig(Config):
 
 def main(argv: list[str] | None = None) -> int:
     """Play the split agent against the opponent and print the table."""
-    parser = CommandParser(prog="irk_split.py", description=__doc__.splitlines()[0])
-    add_options(parser, SplitConfig)
-    try:
-        args = from_args(SplitConfig, parser.parse_args(argv))
-    except ValueError as err:
-        parser.error(str(err))
+    args, parser = parse_command(
+        SplitConfig, argv, prog="irk_split.py", description=__doc__.splitlines()[0]
+    )
     for option in ("chooser", "placer", "opponent"):
         try:  # an unknown spec, a missing file: before any game
             make_agent(getattr(args, option), ENV)

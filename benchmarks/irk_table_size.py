@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
+from tabletop_envs.core.config import Config, parse_command, setting
 from tabletop_envs.evaluation.paths import file_problem
 from tabletop_envs.games.irk.rules import PLACE, IrkParams, IrkState, opening_count
 
@@ -88,12 +88,10 @@ class TableSizeConfig(Config):
 
 def main(argv: list[str] | None = None) -> int:
     """Measure and print the table (and JSON with ``--json``)."""
-    parser = CommandParser(prog="irk_table_size.py", description=__doc__.splitlines()[0])
-    add_options(parser, TableSizeConfig)
-    try:  # before the games, not after them
-        args = from_args(TableSizeConfig, parser.parse_args(argv))
-    except ValueError as err:
-        parser.error(str(err))
+    # before the games, not after them
+    args, parser = parse_command(
+        TableSizeConfig, argv, prog="irk_table_size.py", description=__doc__.splitlines()[0]
+    )
     for n in args.players:
         try:
             IrkParams(num_players=n)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
+from tabletop_envs.core.config import Config, parse_command, setting
 from tabletop_envs.evaluation.stats import (
     Match,
     basic_interval,
@@ -55,12 +55,10 @@ class CoverageConfig(Config):
 
 def main(argv: list[str] | None = None) -> int:
     """Print the coverage of every case; return 0."""
-    p = CommandParser(prog="ladder_coverage.py", description=__doc__.splitlines()[0])
-    add_options(p, CoverageConfig)
-    try:
-        args = from_args(CoverageConfig, p.parse_args(argv))
-    except ValueError as err:  # before any ladder
-        p.error(str(err))
+    # before any ladder
+    args, _ = parse_command(
+        CoverageConfig, argv, prog="ladder_coverage.py", description=__doc__.splitlines()[0]
+    )
     for name, truth in CASES.items():
         k = len(truth)
         rng = np.random.default_rng(args.seed)

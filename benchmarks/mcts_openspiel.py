@@ -37,7 +37,7 @@ import numpy as np
 from bench import CLOCKS, machine_info
 
 from tabletop_envs.agents.mcts import MCTSAgent
-from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
+from tabletop_envs.core.config import Config, parse_command, setting
 from tabletop_envs.evaluation.paths import file_problem
 from tabletop_envs.games.iris.rules import IrisState
 
@@ -199,12 +199,10 @@ class MCTSBenchConfig(Config):
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, run both searchers, print the figures; exit 1 below the target."""
-    parser = CommandParser(prog="mcts_openspiel.py", description=__doc__.split("\n")[0])
-    add_options(parser, MCTSBenchConfig)
-    try:  # before the measuring, not after it
-        args = from_args(MCTSBenchConfig, parser.parse_args(argv))
-    except ValueError as err:
-        parser.error(str(err))
+    # before the measuring, not after it
+    args, _ = parse_command(
+        MCTSBenchConfig, argv, prog="mcts_openspiel.py", description=__doc__.split("\n")[0]
+    )
     try:
         import pyspiel  # noqa: F401
     except ImportError as err:

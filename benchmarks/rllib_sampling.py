@@ -20,7 +20,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from tabletop_envs.core.config import CommandParser, Config, add_options, from_args, setting
+from tabletop_envs.core.config import Config, parse_command, setting
 from tabletop_envs.envs.registry import registered_env
 from tabletop_envs.training.rllib import self_play_config
 
@@ -74,12 +74,10 @@ def measure(env: str, runners: int, envs_per_runner: int, steps: int, rounds: in
 
 def main(argv: list[str] | None = None) -> int:
     """Measure every requested number of env runners; print one JSON line each."""
-    p = CommandParser(prog="rllib_sampling.py", description=__doc__.split("\n\n")[0])
-    add_options(p, SamplingConfig)
-    try:
-        args = from_args(SamplingConfig, p.parse_args(argv))
-    except ValueError as err:  # before Ray is imported or started
-        p.error(str(err))
+    # before Ray is imported or started
+    args, _ = parse_command(
+        SamplingConfig, argv, prog="rllib_sampling.py", description=__doc__.split("\n\n")[0]
+    )
     import ray
 
     init: dict = {"address": args.address or "local", "include_dashboard": False}

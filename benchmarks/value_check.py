@@ -44,15 +44,7 @@ from tabletop_envs.agents import make_agent
 from tabletop_envs.agents.az import AZAgent
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.expert import az_agent_of
-from tabletop_envs.core.config import (
-    CommandParser,
-    Config,
-    add_options,
-    from_args,
-    one_line,
-    quote,
-    setting,
-)
+from tabletop_envs.core.config import Config, one_line, parse_command, quote, setting
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import registered_env
 from tabletop_envs.search.evaluator import encode
@@ -181,10 +173,10 @@ def _mean_size(values: Sequence[float]) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     """Record the positions and print the table."""
-    parser = CommandParser(prog=PROG, description=__doc__.splitlines()[0])
-    add_options(parser, ValueCheckConfig)
+    args, parser = parse_command(
+        ValueCheckConfig, argv, prog=PROG, description=__doc__.splitlines()[0]
+    )
     try:
-        args = from_args(ValueCheckConfig, parser.parse_args(argv))
         made = make_agents(args)
     except ValueError as err:  # all before the first game
         parser.error(str(err))

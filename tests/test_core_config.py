@@ -225,3 +225,15 @@ def test_a_field_declared_without_a_default_is_a_required_option() -> None:
     q = argparse.ArgumentParser(exit_on_error=False)
     add_options(q, Needs, defaults={"env": "y"})  # a command's default makes it optional
     assert from_namespace(Needs, q.parse_args([])).env == "y"
+
+
+def test_parse_command_reads_a_config_or_says_the_mistake_in_one_line(capsys) -> None:
+    from tabletop_envs.core.config import parse_command
+
+    config, parser = parse_command(Needs, ["--env", "x"], prog="demo.py", description="A demo.")
+    assert config == Needs(env="x", games=3) and parser.prog == "demo.py"
+    with pytest.raises(SystemExit) as info:
+        parse_command(Needs, ["--env", "x", "--games", "0"], prog="demo.py", description="")
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err == "demo.py: error: --games must be an integer >= 1, got 0 (see demo.py --help)\n"

@@ -535,6 +535,20 @@ def from_args(cls: type[C], args: argparse.Namespace, **overrides: Any) -> C:
         raise InvalidParameterError(options_named(cls, str(err))) from None
 
 
+def parse_command(
+    cls: type[C], argv: Sequence[str] | None, *, prog: str | None, description: str
+) -> tuple[C, CommandParser]:
+    """Return ``cls`` read from the command line ``argv`` by a parser made from its declaration,
+    and that parser (for the checks a script adds: ``parser.error``). A bad value is one line
+    ``PROG: error: ...`` naming the option, exit status 2, before anything runs."""
+    parser = CommandParser(prog=prog, description=description)
+    add_options(parser, cls)
+    try:
+        return from_args(cls, parser.parse_args(argv)), parser
+    except ValueError as err:
+        parser.error(str(err))
+
+
 def from_namespace(cls: type[C], args: argparse.Namespace, **overrides: Any) -> C:
     """Build ``cls`` from parsed options (fields missing from ``args`` keep their defaults)."""
     hints = setting_types(cls)

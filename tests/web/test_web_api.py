@@ -173,6 +173,15 @@ def test_a_body_posted_as_a_form_or_text_is_refused(client, store, kind):
     assert client.post("/api/games", content=body, headers=json_kind).status_code == 201
 
 
+@pytest.mark.parametrize("kind", [None, "text/plain", "multipart/form-data"])
+def test_a_record_posted_as_a_form_or_text_is_refused(client, store, kind):
+    record = watch("iris_v0", ["greedy", "random"], seed=2, env_kwargs={"board_size": 3})
+    headers = {} if kind is None else {"Content-Type": kind}
+    answer = client.post("/api/replays", content=record.to_json(), headers=headers)
+    assert "a game record is JSON sent with Content-Type: application/json" in error(answer, 415)
+    assert store.sessions == {}
+
+
 def test_an_oversized_body_is_refused_unread(client, store):
     body = json.dumps({"env": "iris_v0", "pad": "x" * MAX_JSON_BYTES})
     assert "at most 65536 bytes" in error(client.post("/api/games", content=body), 413)
@@ -386,9 +395,14 @@ def test_a_game_between_agents_sends_its_record_at_any_time(client):
     assert replay.status_code == 201 and replay.json()["last"] == 1
 
 
+def post_record(client, text):
+    """POST a record file as the page does (``application/json``)."""
+    return client.post("/api/replays", content=text, headers={"Content-Type": "application/json"})
+
+
 def test_a_record_file_is_stepped_through(client):
     record = watch("iris_v0", ["greedy", "random"], seed=2, env_kwargs={"board_size": 3})
-    answer = client.post("/api/replays", content=record.to_json())
+    answer = post_record(client, record.to_json())
     assert answer.status_code == 201
     first = answer.json()
     last = len(record.actions)
@@ -431,7 +445,7 @@ def test_a_record_being_stepped_through_keeps_little_memory(client, store):
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        answer = client.post("/api/replays", content=text)
+        answer = post_record(client, text)
         kept = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
@@ -443,7 +457,7 @@ def test_every_position_of_a_record_is_the_game_replayed_to_it(client, store):
     record = watch(
         "isis_osiris_v0", ["random", "greedy", "random"], seed=4, env_kwargs={"num_players": 3}
     )
-    rid = client.post("/api/replays", content=record.to_json()).json()["id"]
+    rid = post_record(client, record.to_json()).json()["id"]
     states = record.positions()
     assert len(states) > KEPT_EVERY * 1.5  # some positions are rebuilt from a kept one
     for k in (0, 1, KEPT_EVERY - 1, KEPT_EVERY, KEPT_EVERY + 5, len(states) - 1):
@@ -463,7 +477,7 @@ def test_every_position_of_a_record_is_the_game_replayed_to_it(client, store):
     ],
 )
 def test_a_bad_record_file_is_refused(client, store, text, words):
-    assert words in error(client.post("/api/replays", content=text), 400)
+    assert words in error(post_record(client, text), 400)
     assert store.sessions == {}
 
 
@@ -471,22 +485,22 @@ def test_a_tampered_record_is_refused(client):
     record = watch("iris_v0", ["greedy", "random"], seed=2, env_kwargs={"board_size": 3})
     data = json.loads(record.to_json())
     data["result"]["returns"] = [0.0, 0.0]
-    message = error(client.post("/api/replays", content=json.dumps(data)), 400)
+    message = error(post_record(client, json.dumps(data)), 400)
     assert "disagrees with the replayed game" in message
     data = json.loads(record.to_json())
     data["actions"][0] = 10**9
-    assert "step 0" in error(client.post("/api/replays", content=json.dumps(data)), 400)
+    assert "step 0" in error(post_record(client, json.dumps(data)), 400)
 
 
 def test_an_oversized_record_is_refused_unread(client, store):
     body = b" " * (MAX_RECORD_BYTES + 1)
-    assert "a game record is at most" in error(client.post("/api/replays", content=body), 413)
+    assert "a game record is at most" in error(post_record(client, body), 413)
 
     def chunks():  # no Content-Length: counted as it arrives
         for _ in range(MAX_RECORD_BYTES // 2**20 + 1):
             yield b" " * 2**20
 
-    assert "a game record is at most" in error(client.post("/api/replays", content=chunks()), 413)
+    assert "a game record is at most" in error(post_record(client, chunks()), 413)
     assert store.sessions == {}
 
 

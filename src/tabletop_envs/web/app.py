@@ -2,9 +2,10 @@
 
 Every answer of ``/api`` is JSON; a request that cannot be served gets a 4xx status and
 ``{"error": message}`` saying what was wrong and what is valid, and changes nothing. A JSON body
-comes with ``Content-Type: application/json``: a browser sends no such request from another
-site's page without asking the server first (a CORS preflight this app never grants), so a page
-elsewhere cannot start games here, whose agent specs load files of this machine.
+(a record file's too) comes with ``Content-Type: application/json``: a browser sends no such
+request from another site's page without asking the server first (a CORS preflight this app
+never grants), so a page elsewhere cannot start games here, whose agent specs load files of this
+machine, nor open records.
 
 =========================================  ====================================================
 ``GET /api/envs``                          the envs, their parameters and default seats, agents
@@ -72,13 +73,7 @@ async def _json(request: Request, optional: bool = False) -> dict[str, Any]:
     raw = await _body(request, MAX_JSON_BYTES, "a request body")
     if optional and not raw.strip():
         return {}
-    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-    if kind != "application/json":  # a form or text another site's page may post unasked
-        raise WebError(
-            415,
-            f"the request body is JSON sent with Content-Type: application/json, got "
-            f"{quote(kind or 'no Content-Type')}",
-        )
+    _check_json_type(request, "the request body")
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as err:
@@ -88,6 +83,18 @@ async def _json(request: Request, optional: bool = False) -> dict[str, Any]:
     if too_deep(data, MAX_JSON_DEPTH):
         raise WebError(400, f"the request body nests deeper than {MAX_JSON_DEPTH} levels")
     return data
+
+
+def _check_json_type(request: Request, what: str) -> None:
+    """415 unless the body is sent as ``application/json``: a form or text is what another
+    site's page may post here unasked (a CORS-safelisted type, sent without a preflight)."""
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if kind != "application/json":
+        raise WebError(
+            415,
+            f"{what} is JSON sent with Content-Type: application/json, got "
+            f"{quote(kind or 'no Content-Type')}",
+        )
 
 
 def _seat_query(request: Request) -> tuple[Any, Any]:
@@ -185,6 +192,7 @@ async def game_replay(request: Request) -> Response:
 
 async def upload_replay(request: Request) -> Response:
     raw = await _body(request, MAX_RECORD_BYTES, "a game record")
+    _check_json_type(request, "a game record")
     try:
         loaded = GameRecord.from_json(raw)  # the library's checks of an untrusted record
     except ReplayError as err:

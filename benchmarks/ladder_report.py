@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tabletop_envs.core.config import one_line, quote
+from tabletop_envs.core.config import one_line, quote_path
 from tabletop_envs.evaluation.paths import folder_problem
 from tabletop_envs.evaluation.stats import wilson
 
@@ -205,16 +205,16 @@ def check_doc(doc: str, env: str) -> None:
     except (OSError, UnicodeDecodeError) as err:
         why = "does not exist" if isinstance(err, FileNotFoundError) else f"cannot be read ({err})"
         raise ValueError(
-            f"--doc {quote(doc)} {why}; it names a page holding the {start} and {end} markers, "
-            f"between which the ladder goes"
+            f"--doc {quote_path(doc)} {why}; it names a page holding the {start} and {end} "
+            "markers, between which the ladder goes"
         ) from None
     try:
         rewrite_block(text, env, "")
     except ValueError as err:
-        raise ValueError(f"--doc {quote(doc)}: {one_line(err)}") from None
+        raise ValueError(f"--doc {quote_path(doc)}: {one_line(err)}") from None
     if not os.access(doc, os.W_OK):
-        raise ValueError(f"--doc {quote(doc)} cannot be written (no permission)")
+        raise ValueError(f"--doc {quote_path(doc)} cannot be written (no permission)")
     img = Path(doc).parent / "img"
     problem = folder_problem(str(img))
     if problem:
-        raise ValueError(f"--doc's picture folder {quote(str(img))} {problem}")
+        raise ValueError(f"--doc's picture folder {quote_path(img)} {problem}")

@@ -235,9 +235,9 @@ def test_bad_command_lines_say_what_is_wrong(ladder, tmp_path, extra, message):
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--doc", "{tmp}/missing.md"], "does not exist; it names a page"),  # a long tmp is cut
+        (["--doc", "{tmp}/missing.md"], "--doc '{tmp}/missing.md' does not exist; it names a page"),
         (["--doc", "{tmp}/plain.md"], "the page must hold '<!-- ladder:iris_v0 -->' exactly once"),
-        (["--out", "{tmp}/plain.md"], "--out is a file, not a folder, got '"),
+        (["--out", "{tmp}/plain.md"], "--out is a file, not a folder, got '{tmp}/plain.md'"),
         (["--agents", "random", "sb3:{tmp}/none.zip"], "--agents: no SB3 model file"),
         (["--agents", "random", "az:{tmp}/none.npz"], "--agents: no network file at"),
         (["--seed", "-1"], "--seed must be an integer >= 0, got -1"),

@@ -117,7 +117,9 @@ def test_replay_of_a_bad_record_says_what_is_wrong(
     code, _, err = run(["replay", str(rec)], capsys)
     assert code == 2 and "step 2: illegal action" in err
     code, _, err = run(["replay", str(tmp_path / "missing.json")], capsys)
-    assert code == 2 and "cannot read" in err
+    assert code == 2 and f"cannot read '{tmp_path / 'missing.json'}': No such file" in err
+    code, _, err = run(["replay", ""], capsys)  # not "'': Is a directory" (the current folder)
+    assert code == 2 and "record must name a record file (written by 'watch --record')" in err
 
 
 def test_write_gif_checks_its_delays(tmp_path: Path) -> None:

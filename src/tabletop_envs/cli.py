@@ -48,6 +48,7 @@ from tabletop_envs.core.config import (
     options_named,
     parse_assignment,
     quote,
+    quote_path,
     setting,
     settings_of,
 )
@@ -378,10 +379,12 @@ def cmd_replay(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     from tabletop_envs.watch import show
 
     config: ReplayConfig = _config(ReplayConfig, args)
+    if not config.record.strip():  # Path("") is the current folder: "Is a directory" misleads
+        raise ValueError("record must name a record file (written by 'watch --record'), got ''")
     try:
         record = GameRecord.load(user_path(config.record))
     except OSError as err:
-        raise ValueError(f"cannot read {quote(config.record)}: {err.strerror}") from None
+        raise ValueError(f"cannot read {quote_path(config.record)}: {err.strerror}") from None
     show(record, config, step=config.step, stdin=stdin)
     return 0
 

@@ -23,6 +23,7 @@ import ast
 import dataclasses
 import json
 import math
+import os
 import re
 import sys
 import types
@@ -38,6 +39,8 @@ C = TypeVar("C", bound="Config")
 
 #: Longest piece of a user's input quoted back in an error message.
 QUOTE_LIMIT = 80
+#: Longest path quoted back whole in an error message (:func:`quote_path`).
+PATH_QUOTE_LIMIT = 500
 
 
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
@@ -48,6 +51,12 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
         size = f"{value.bit_length()} bits" if isinstance(value, int) else "too deep to print"
         text = f"<{type(value).__name__}: {size}>"
     return cut(text, limit)
+
+
+def quote_path(path: str | os.PathLike[str]) -> str:
+    """Return ``repr(str(path))``, cut only past :data:`PATH_QUOTE_LIMIT`: a path in an error is
+    of use only whole, and real ones are longer than :data:`QUOTE_LIMIT` (a temporary folder's)."""
+    return quote(str(path), PATH_QUOTE_LIMIT)
 
 
 def cut(text: str, limit: int = QUOTE_LIMIT) -> str:
@@ -273,8 +282,8 @@ def check_field(name: str, value: Any, kind: Any, meta: Setting) -> Any:
         out = _check_scalar(name, value, kind, meta)
     if meta.check is not None:
         problem = meta.check(out)
-        if problem:
-            raise InvalidParameterError(f"{name} {problem}, got {quote(value)}")
+        if problem:  # mostly a path's check: its value is quoted whole, as quote_path does
+            raise InvalidParameterError(f"{name} {problem}, got {quote(value, PATH_QUOTE_LIMIT)}")
     return out
 
 

@@ -38,7 +38,7 @@ from tabletop_envs.agents.registry import (
     observation_options,
     observation_usage,
 )
-from tabletop_envs.core.config import cut, quote
+from tabletop_envs.core.config import cut, quote, quote_path
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_choice
 from tabletop_envs.envs.registry import env_spec, make
@@ -345,7 +345,7 @@ def module_dir(checkpoint: str | Path) -> Path:
     if path.is_dir() and path.name == "rl_module":
         return path
     raise ValueError(
-        f"{quote(str(checkpoint))} is not an RLlib algorithm checkpoint (no "
+        f"{quote_path(checkpoint)} is not an RLlib algorithm checkpoint (no "
         "learner_group/learner/rl_module inside); give the folder Algorithm.save_to_path() wrote"
     )
 
@@ -482,7 +482,7 @@ def make_rllib_agent(args: str, env_name: str, seed: int | None) -> RLlibAgent:
         raise  # ours: names the checkpoint and what is missing
     except Exception as err:  # RLlib's loader raises any type on a damaged checkpoint
         raise ValueError(
-            f"cannot load the RLlib checkpoint {quote(path)} ({type(err).__name__}: "
+            f"cannot load the RLlib checkpoint {quote_path(path)} ({type(err).__name__}: "
             f"{cut(str(err), 200)})"
         ) from None
 

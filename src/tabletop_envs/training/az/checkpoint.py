@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tabletop_envs.core.config import cut, quote
+from tabletop_envs.core.config import cut, quote, quote_path
 from tabletop_envs.training.az.buffer import ReplayBuffer
 from tabletop_envs.training.az.config import AZConfig, new_names
 
@@ -91,18 +91,18 @@ def load_checkpoint(path: str | Path) -> dict[str, Any]:
         path = path / "checkpoint.pt"
     if not path.is_file():
         raise ValueError(
-            f"no checkpoint at {quote(str(path))} (resume takes a run directory or checkpoint.pt)"
+            f"no checkpoint at {quote_path(path)} (resume takes a run directory or checkpoint.pt)"
         )
     if not zipfile.is_zipfile(path):  # torch writes a zip archive; its own error is a page long
         raise ValueError(
-            f"{quote(str(path))} is not a checkpoint.pt written by this trainer (not a zip archive)"
+            f"{quote_path(path)} is not a checkpoint.pt written by this trainer (not a zip archive)"
         )
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises many kinds on a file that is not its own
         first = str(err).strip().split(". ")[0]
         raise ValueError(
-            f"{quote(str(path))} is not a checkpoint.pt written by this trainer (torch cannot "
+            f"{quote_path(path)} is not a checkpoint.pt written by this trainer (torch cannot "
             f"read it: {cut(first, 200)})"
         ) from None
     if (

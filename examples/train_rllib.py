@@ -27,7 +27,7 @@ from typing import Any
 
 from tabletop_envs.core.config import CommandParser, add_options, from_args
 from tabletop_envs.evaluation import run_arena
-from tabletop_envs.evaluation.paths import absolute
+from tabletop_envs.evaluation.paths import absolute, prepare_out
 from tabletop_envs.training.rllib import (
     RLlibAgent,
     arena_yardstick,
@@ -35,7 +35,7 @@ from tabletop_envs.training.rllib import (
     self_play_config,
     train_iterations,
 )
-from tabletop_envs.training.rllib_config import RLlibConfig, SelfPlaySettings
+from tabletop_envs.training.rllib_config import RUN_FILES, RLlibConfig, SelfPlaySettings
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,7 +67,7 @@ def run(config: RLlibConfig) -> int:
 
         torch.set_num_threads(config.torch_threads)
     out = absolute(config.out)  # relative to where the command runs; RLlib needs it absolute
-    out.mkdir(parents=True, exist_ok=True)
+    prepare_out(out, RUN_FILES, overwrite=config.overwrite, resume=config.resume)
     init_ray(config.address, num_cpus=config.num_cpus)
     try:
         algo = self_play_config(config.env, config.env_kwargs, settings=config).build_algo()

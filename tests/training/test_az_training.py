@@ -518,7 +518,7 @@ def test_keep_best_ships_the_best_evaluated_model(tmp_path: Path, monkeypatch) -
     assert played == [("model.npz", 1), ("model.npz", 2), ("model.npz", 3), ("best.npz", 2)]
     assert sum("best so far" in line for line in lines) == 2
     with pytest.raises(ValueError, match="keep_best chooses by the periodic evaluations"):
-        tiny_az_config(tmp_path, eval_every=0, keep_best=True)
+        tiny_az_config(tmp_path, eval_every=0, keep_best=True, out=str(tmp_path / "other"))
 
 
 def test_resume_continues_exactly_where_the_checkpoint_stopped(tmp_path: Path) -> None:

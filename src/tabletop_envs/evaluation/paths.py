@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
-from tabletop_envs.core.config import quote
+from tabletop_envs.core.config import quote_path
+from tabletop_envs.core.errors import InvalidParameterError
 
 
 def file_problem(path: str | None) -> str | None:
@@ -31,11 +34,11 @@ def _file_problem(target: Path) -> str | None:
         return "is a folder, not a file"
     parent = target.parent
     if not parent.exists():
-        return f"must go into an existing folder ({quote(str(parent))} does not exist)"
+        return f"must go into an existing folder ({quote_path(parent)} does not exist)"
     if not parent.is_dir():
-        return f"must go into a folder ({quote(str(parent))} is a file)"
+        return f"must go into a folder ({quote_path(parent)} is a file)"
     if not os.access(parent, os.W_OK):
-        return f"cannot be written (no permission in {quote(str(parent))})"
+        return f"cannot be written (no permission in {quote_path(parent)})"
     return None
 
 
@@ -56,10 +59,57 @@ def _folder_problem(target: Path) -> str | None:
     while not existing.exists():  # the nearest existing folder, where the missing ones are made
         existing = existing.parent
     if not existing.is_dir():
-        return f"cannot be made ({quote(str(existing))} is a file)"
+        return f"cannot be made ({quote_path(existing)} is a file)"
     if not os.access(existing, os.W_OK):
-        return f"cannot be written (no permission in {quote(str(existing))})"
+        return f"cannot be written (no permission in {quote_path(existing)})"
     return None
+
+
+def earlier_run(folder: str | os.PathLike[str], names: Sequence[str]) -> list[str]:
+    """Return which of ``names`` (the files and folders a run writes) ``folder`` already holds."""
+    target = user_path(folder)
+    return [name for name in names if (target / name).exists()]
+
+
+def check_new_run(
+    out: str | None, names: Sequence[str], *, overwrite: bool, resume: object = None
+) -> None:
+    """Refuse to start a run in ``out`` over an earlier run's files, which it would replace.
+
+    A resumed run (``resume`` set) goes on in its own folder; ``overwrite`` allows the replacing,
+    and :func:`clear_run` then removes what the earlier run left, so no file of it stays beside the
+    new run's. InvalidParameterError names the files found and both ways out.
+    """
+    if out is None or overwrite or resume:
+        return
+    found = earlier_run(out, names)
+    if found:
+        raise InvalidParameterError(
+            f"out {quote_path(out)} holds an earlier run ({', '.join(found)}): choose another "
+            "folder, or overwrite (--overwrite on a command line) to replace that run"
+        )
+
+
+def clear_run(out: str | os.PathLike[str], names: Sequence[str]) -> None:
+    """Remove the files and folders ``names`` of an earlier run from folder ``out``."""
+    target = user_path(out)
+    for name in names:
+        path = target / name
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.exists() or path.is_symlink():
+            path.unlink()
+
+
+def prepare_out(
+    out: str | os.PathLike[str], names: Sequence[str], *, overwrite: bool, resume: object = None
+) -> None:
+    """Make a run's folder ``out`` as it starts: checked again (the folder may have changed since
+    its config was made), and cleared of an earlier run's ``names`` when ``overwrite`` allows it."""
+    check_new_run(str(out), names, overwrite=overwrite, resume=resume)
+    if overwrite and not resume:
+        clear_run(out, names)
+    user_path(out).mkdir(parents=True, exist_ok=True)
 
 
 def user_path(path: str | os.PathLike[str]) -> Path:
@@ -93,4 +143,13 @@ def _usable(path: str) -> str | None:
     return None
 
 
-__all__ = ["absolute", "file_problem", "folder_problem", "user_path"]
+__all__ = [
+    "absolute",
+    "check_new_run",
+    "clear_run",
+    "earlier_run",
+    "file_problem",
+    "folder_problem",
+    "prepare_out",
+    "user_path",
+]

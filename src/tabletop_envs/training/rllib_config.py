@@ -16,11 +16,13 @@ from typing import Any
 from tabletop_envs.core.config import Config, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import registered_env
-from tabletop_envs.evaluation.paths import folder_problem
+from tabletop_envs.evaluation.paths import check_new_run, folder_problem
 from tabletop_envs.training.checks import SEED_HIGH
 
 #: ``"shared"``: one module ``"main"`` plays every seat; ``"per_seat"``: ``"seat_<i>"`` per seat.
 POLICY_MODES = ("shared", "per_seat")
+#: What a run writes into its ``out`` folder: a new run refuses a folder holding any of them.
+RUN_FILES = ("checkpoint", "best", "candidate", "train_log.jsonl", "results.json")
 #: Default hidden layers of the masked PPO module's MLP (policy and value function).
 DEFAULT_HIDDEN = (256, 256)
 
@@ -93,6 +95,11 @@ class RLlibConfig(SelfPlaySettings):
         check=folder_problem,
         help="output folder (relative to the current folder, or absolute; made if missing)",
     )
+    overwrite: bool = setting(
+        False,
+        help="replace an earlier run in --out (refused otherwise: nothing is lost; a resumed run "
+        "goes on in its folder)",
+    )
     resume: str | None = setting(
         None,
         metavar="CHECKPOINT",
@@ -130,7 +137,8 @@ class RLlibConfig(SelfPlaySettings):
     select_games: int = setting(100, low=1, help="games per selection score")
 
     def check(self) -> None:
-        """``sample`` and ``deterministic`` exclude each other."""
+        """``sample`` and ``deterministic`` exclude each other; an earlier run in ``out`` stays."""
+        check_new_run(self.out, RUN_FILES, overwrite=self.overwrite, resume=self.resume)
         if self.sample and self.deterministic:
             raise InvalidParameterError(
                 "sample and deterministic exclude each other (deterministic is the default)"

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from tabletop_envs.core.config import Config, check_field, quote, setting, setting_types
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.envs.registry import env_spec, registered_envs, score_key
-from tabletop_envs.evaluation.paths import folder_problem
+from tabletop_envs.evaluation.paths import check_new_run, folder_problem
 from tabletop_envs.search.gumbel import DEFAULT_CONSIDERED, MAX_CONSIDERED
 from tabletop_envs.search.network import ROLLOUT_POLICIES
 from tabletop_envs.search.network_file import ROOTS
@@ -32,6 +32,8 @@ MODEL_DTYPES = ("float32", "float16")
 DEFAULT_ITERATIONS = 10
 #: Output folder of a run that is not resumed (a resumed run writes into its own folder).
 DEFAULT_OUT = "runs/az"
+#: What a run writes into its ``out`` folder: a new run refuses a folder holding any of them.
+RUN_FILES = ("model.npz", "best.npz", "checkpoint.pt", "buffer.npz", "results.json", "winrate.png")
 #: Settings renamed in 0.2 (one word for one thing: a playout policy is a ``playout``, its
 #: share of the leaf values the ``playout_weight``): old name -> new name. ``AZConfig`` takes
 #: the old names as keywords (with a DeprecationWarning) and in ``from_dict`` (old files);
@@ -337,6 +339,11 @@ class AZConfig(Config):
         help="output folder (relative to the current folder, or absolute; made if missing; "
         "default: the run's folder with --resume, else runs/az)",
     )
+    overwrite: bool = setting(
+        False,
+        help="replace an earlier run in --out (refused otherwise: nothing is lost; a resumed run "
+        "goes on in its folder)",
+    )
     progress_bar: bool = setting(
         True, flags=("--progress",), help="a progress bar (--no-progress: a line per iteration)"
     )
@@ -397,7 +404,9 @@ class AZConfig(Config):
         return super().from_dict(new_names(data) if isinstance(data, Mapping) else data)
 
     def check(self) -> None:
-        """Checks across fields and against the registries (envs, their parameters, agents)."""
+        """Checks across fields and against the registries (envs, their parameters, agents); an
+        earlier run in ``out`` is kept unless ``overwrite``."""
+        check_new_run(self.out, RUN_FILES, overwrite=self.overwrite, resume=self.resume)
         probe = probe_game(self.env, self.env_kwargs)
         if self.arch == "conv" and probe.board_planes() is None:
             raise InvalidParameterError(

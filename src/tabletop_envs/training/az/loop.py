@@ -21,10 +21,11 @@ import numpy as np
 from tabletop_envs.agents.registry import make_agent
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import new_game
+from tabletop_envs.evaluation.paths import prepare_out
 from tabletop_envs.search.network import conv_meta
 from tabletop_envs.training.az.buffer import ReplayBuffer, buffer_capacity, storage_dtype
 from tabletop_envs.training.az.checkpoint import RunState, resume, save_buffer, save_checkpoint
-from tabletop_envs.training.az.config import AZConfig
+from tabletop_envs.training.az.config import RUN_FILES, AZConfig
 from tabletop_envs.training.az.evaluation import (
     final_evaluation,
     format_eval,
@@ -75,7 +76,7 @@ def train_az(
     if config.resume:
         run = resume(config, learner.net, learner.optimizer, learner.buffer, say)
     out = Path(str(config.out)).expanduser()  # made once the run can start
-    out.mkdir(parents=True, exist_ok=True)
+    prepare_out(out, RUN_FILES, overwrite=config.overwrite, resume=config.resume)
     alpha = config.dirichlet_alpha
     if alpha is None:
         alpha = auto_dirichlet_alpha(learner.game_class, learner.params, seed=config.seed)

@@ -16,7 +16,7 @@ from tabletop_envs.core.config import Config, quote, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec, registered_env
-from tabletop_envs.evaluation.paths import folder_problem
+from tabletop_envs.evaluation.paths import check_new_run, folder_problem
 from tabletop_envs.training.checks import (
     SEED_HIGH,
     at_least,
@@ -30,6 +30,8 @@ from tabletop_envs.training.sb3 import model_file_problem
 #: Policy networks of ``--policy``: an MLP over the flat observation, a CNN over the board
 #: planes, or the layout-aware ``cells`` policy (per-cell action head).
 POLICIES = ("mlp", "cnn", "cells")
+#: What a run writes into its ``out`` folder: a new run refuses a folder holding any of them.
+RUN_FILES = ("model.zip", "results.json", "winrate.png")
 #: SB3 vectorized env kinds of ``--vec``.
 VEC_KINDS = ("dummy", "subproc")
 
@@ -179,6 +181,9 @@ class TrainConfig(Config):
         check=folder_problem,
         help="output folder (relative to the current folder, or absolute; made if missing)",
     )
+    overwrite: bool = setting(
+        False, help="replace an earlier run in --out (refused otherwise: nothing is lost)"
+    )
     progress_bar: bool = setting(
         True, flags=("--progress", "--progress-bar"), help="show a progress bar"
     )
@@ -188,6 +193,7 @@ class TrainConfig(Config):
         """Checks across fields: imitation-only runs, the footprint head's needs, and every agent
         the run will meet, made once now (an unknown spec or a missing model file is refused
         before training, not when the agent is first needed)."""
+        check_new_run(self.out, RUN_FILES, overwrite=self.overwrite)
         if self.timesteps == 0 and not self.imitate:
             raise InvalidParameterError(
                 "timesteps must be positive (or 0 with imitate: imitation only), got 0"

@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from tabletop_envs.agents.base import Agent
-from tabletop_envs.core.config import one_line, quote
+from tabletop_envs.core.config import one_line, quote_path
 from tabletop_envs.core.errors import InvalidParameterError
-from tabletop_envs.training.ppo.config import TrainConfig
+from tabletop_envs.evaluation.paths import prepare_out
+from tabletop_envs.training.ppo.config import RUN_FILES, TrainConfig
 from tabletop_envs.training.ppo.evaluation import evaluate, format_result, plot_history
 from tabletop_envs.training.ppo.opponents import env_factory, single_opponent
 from tabletop_envs.training.ppo.policies import policy_spec
@@ -40,7 +41,7 @@ def train(config: TrainConfig, *, log: Callable[[str], None] | None = None) -> d
     vec_env = training_envs(config)
     model = build_model(config, vec_env)
     out = Path(config.out).expanduser()  # made once the run can start: a refusal leaves nothing
-    out.mkdir(parents=True, exist_ok=True)
+    prepare_out(out, RUN_FILES, overwrite=config.overwrite)
     run = _Run(config, model, vec_env, eval_opponent, eval_spec, out, log)
     imitation = imitate(config, model, log) if config.imitate else None
     if imitation is not None and config.eval_every:
@@ -98,13 +99,13 @@ def load_weights(model: Any, path: str) -> None:
         previous = MaskablePPO.load(Path(path).expanduser(), device="cpu")
     except (ValueError, KeyError, AssertionError, OSError) as err:
         raise InvalidParameterError(
-            f"init_model {quote(path)} is no saved MaskablePPO model ({one_line(err)})"
+            f"init_model {quote_path(path)} is no saved MaskablePPO model ({one_line(err)})"
         ) from None
     for what in ("observation_space", "action_space"):
         theirs, ours = getattr(previous, what), getattr(model, what)
         if theirs != ours:
             raise InvalidParameterError(
-                f"init_model {quote(path)} was trained with the {what} {theirs}, this run has "
+                f"init_model {quote_path(path)} was trained with the {what} {theirs}, this run has "
                 f"{ours}: train from it with the env and parameters it was trained with"
             )
     try:
@@ -112,7 +113,7 @@ def load_weights(model: Any, path: str) -> None:
     except RuntimeError as err:  # torch: missing, unexpected or differently shaped weights
         lines = [line.strip() for line in str(err).splitlines() if line.strip()]
         raise InvalidParameterError(
-            f"init_model {quote(path)} holds another network than this run's --policy and "
+            f"init_model {quote_path(path)} holds another network than this run's --policy and "
             f"--net-arch make ({one_line(lines[-1] if lines else err, 160)})"
         ) from None
 

@@ -10,11 +10,13 @@ one line ``random_game.py: error: ...`` naming it, before the game.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 
 import numpy as np
 
-from tabletop_envs import InvalidParameterError, iris_v0
-from tabletop_envs.core.config import CommandParser
+from tabletop_envs import iris_v0
+from tabletop_envs.core.config import Config, parse_command, setting
+from tabletop_envs.games.iris.rules import MAX_SIDE, MIN_SIDE
 
 NAMES = {"player_0": "Black", "player_1": "White"}
 
@@ -62,22 +64,21 @@ def play(seed: int, board_size: int, show_boards: bool = False) -> dict:
     return result
 
 
+@dataclass
+class RandomGameConfig(Config):
+    """The command line of this script, declared once: its options come from these fields."""
+
+    seed: int = setting(0, low=0, help="seed of the game")
+    board_size: int = setting(5, low=MIN_SIDE, high=MAX_SIDE, help="hexagon side")
+    show_boards: bool = setting(False, help="print the board after every turn")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Parse the command line and play one game."""
-    parser = CommandParser(prog="random_game.py", description=__doc__.split("\n")[0])
-    parser.add_argument("--seed", type=int, default=0, help="seed of the game")
-    parser.add_argument("--board-size", type=int, default=5, help="hexagon side, 3-16")
-    parser.add_argument(
-        "--show-boards", action="store_true", help="print the board after every turn"
+    """Parse the command line (a bad option stops here, before the game) and play one game."""
+    config, _ = parse_command(
+        RandomGameConfig, argv, prog="random_game.py", description=__doc__.split("\n")[0]
     )
-    args = parser.parse_args(argv)
-    if args.seed < 0:
-        parser.error(f"--seed must be an integer >= 0, got {args.seed}")
-    try:  # before the game
-        iris_v0.env(board_size=args.board_size).close()
-    except InvalidParameterError as err:
-        parser.error(f"--board-size: {err}")
-    play(args.seed, args.board_size, args.show_boards)
+    play(config.seed, config.board_size, config.show_boards)
     return 0
 
 

@@ -16,6 +16,7 @@ DEMO = ROOT / "examples" / "random_game.py"
 def _load_demo():
     spec = importlib.util.spec_from_file_location("random_game_demo", DEMO)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # the recipe of importlib's docs: a dataclass looks it up
     spec.loader.exec_module(module)
     return module
 
@@ -51,7 +52,8 @@ def test_demo_board_size_and_show_boards(capsys: pytest.CaptureFixture[str]) -> 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--board-size", "2"], "--board-size: board_size must be from 3 to 16, got 2"),
+        (["--board-size", "2"], "--board-size must be an integer from 3 to 16, got 2"),
+        (["--board-size", "x"], "argument --board-size: expected an integer, got 'x'"),
         (["--seed", "-1"], "--seed must be an integer >= 0, got -1"),  # named the env's seed
     ],
 )

@@ -67,7 +67,7 @@ def run(config: RLlibConfig) -> int:
 
         torch.set_num_threads(config.torch_threads)
     out = absolute(config.out)  # relative to where the command runs; RLlib needs it absolute
-    prepare_out(out, RUN_FILES, overwrite=config.overwrite, resume=config.resume)
+    prepare_out(out, RUN_FILES, overwrite=config.overwrite, resumed_from=config.run_folder())
     init_ray(config.address, num_cpus=config.num_cpus)
     try:
         algo = self_play_config(config.env, config.env_kwargs, settings=config).build_algo()

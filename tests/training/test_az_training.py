@@ -548,7 +548,8 @@ def test_resume_refuses_another_network_or_game(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match="cannot resume"):
             az.train_az(config, log=_quiet)
     with pytest.raises(ValueError, match="no checkpoint"):
-        az.train_az(tiny_az_config(tmp_path, resume=str(tmp_path / "nowhere")), log=_quiet)
+        config = tiny_az_config(tmp_path, resume=str(tmp_path / "nowhere"), out=str(tmp_path / "b"))
+        az.train_az(config, log=_quiet)
 
 
 def test_time_budget_starts_no_iteration_past_it(tmp_path: Path) -> None:

@@ -57,12 +57,25 @@ def test_a_folder_with_other_files_is_no_earlier_run(tmp_path: Path) -> None:
     assert earlier_run(out, PPO_FILES + AZ_FILES + RLLIB_FILES) == []
 
 
-def test_a_resumed_run_goes_on_in_its_folder(tmp_path: Path) -> None:
+def test_a_resumed_run_goes_on_in_its_folder_but_not_over_another_run(tmp_path: Path) -> None:
     out = _earlier(tmp_path / "run", *AZ_FILES)
     assert AZConfig(resume=str(out)).out == str(out)
-    check_new_run(str(out), AZ_FILES, overwrite=False, resume=str(out))
-    out = _earlier(tmp_path / "rllib", "checkpoint", "results.json")
-    RLlibConfig(out=str(out), resume=str(out / "checkpoint"))
+    assert AZConfig(resume=str(out / "checkpoint.pt"), out=str(out)).out == str(out)
+    check_new_run(str(out), AZ_FILES, overwrite=False, resumed_from=str(out))
+    other = _earlier(tmp_path / "other", "results.json")
+    with pytest.raises(InvalidParameterError, match=r"holds an earlier run \(results.json\)"):
+        AZConfig(resume=str(out), out=str(other))  # resumed here, it would write over that run
+    assert AZConfig(resume=str(out), out=str(tmp_path / "new")).out == str(tmp_path / "new")
+    rllib = _earlier(tmp_path / "rllib", "checkpoint", "results.json")
+    RLlibConfig(out=str(rllib), resume=str(rllib / "checkpoint"))
+    with pytest.raises(InvalidParameterError, match="holds an earlier run"):
+        RLlibConfig(out=str(other), resume=str(rllib / "checkpoint"))
+
+
+def test_overwrite_never_clears_the_folder_a_run_resumes_in(tmp_path: Path) -> None:
+    out = _earlier(tmp_path / "run", *AZ_FILES)
+    prepare_out(out, AZ_FILES, overwrite=True, resumed_from=str(out))
+    assert sorted(p.name for p in out.iterdir()) == sorted(AZ_FILES)
 
 
 def test_overwrite_removes_what_the_earlier_run_wrote_and_nothing_else(tmp_path: Path) -> None:

@@ -72,15 +72,16 @@ def earlier_run(folder: str | os.PathLike[str], names: Sequence[str]) -> list[st
 
 
 def check_new_run(
-    out: str | None, names: Sequence[str], *, overwrite: bool, resume: object = None
+    out: str | None, names: Sequence[str], *, overwrite: bool, resumed_from: str | None = None
 ) -> None:
     """Refuse to start a run in ``out`` over an earlier run's files, which it would replace.
 
-    A resumed run (``resume`` set) goes on in its own folder; ``overwrite`` allows the replacing,
-    and :func:`clear_run` then removes what the earlier run left, so no file of it stays beside the
-    new run's. InvalidParameterError names the files found and both ways out.
+    A run resumed from folder ``resumed_from`` goes on there (``out`` the same folder: nothing
+    refused); ``overwrite`` allows the replacing, and :func:`prepare_out` then removes what the
+    earlier run left, so no file of it stays beside the new run's. InvalidParameterError names
+    the files found and both ways out.
     """
-    if out is None or overwrite or resume:
+    if out is None or overwrite or _same_folder(out, resumed_from):
         return
     found = earlier_run(out, names)
     if found:
@@ -88,6 +89,11 @@ def check_new_run(
             f"out {quote_path(out)} holds an earlier run ({', '.join(found)}): choose another "
             "folder, or overwrite (--overwrite on a command line) to replace that run"
         )
+
+
+def _same_folder(out: str | os.PathLike[str], other: str | os.PathLike[str] | None) -> bool:
+    """Return whether ``other`` (None: no folder) is the folder ``out``."""
+    return other is not None and user_path(other).resolve() == user_path(out).resolve()
 
 
 def clear_run(out: str | os.PathLike[str], names: Sequence[str]) -> None:
@@ -102,12 +108,17 @@ def clear_run(out: str | os.PathLike[str], names: Sequence[str]) -> None:
 
 
 def prepare_out(
-    out: str | os.PathLike[str], names: Sequence[str], *, overwrite: bool, resume: object = None
+    out: str | os.PathLike[str],
+    names: Sequence[str],
+    *,
+    overwrite: bool,
+    resumed_from: str | None = None,
 ) -> None:
     """Make a run's folder ``out`` as it starts: checked again (the folder may have changed since
-    its config was made), and cleared of an earlier run's ``names`` when ``overwrite`` allows it."""
-    check_new_run(str(out), names, overwrite=overwrite, resume=resume)
-    if overwrite and not resume:
+    its config was made), and cleared of an earlier run's ``names`` when ``overwrite`` allows it
+    (never the folder a resumed run goes on in)."""
+    check_new_run(str(out), names, overwrite=overwrite, resumed_from=resumed_from)
+    if overwrite and not _same_folder(out, resumed_from):
         clear_run(out, names)
     user_path(out).mkdir(parents=True, exist_ok=True)
 

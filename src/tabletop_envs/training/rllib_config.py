@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from tabletop_envs.core.config import Config, setting
@@ -136,9 +137,13 @@ class RLlibConfig(SelfPlaySettings):
     select_every: int = setting(10, low=1, help="iterations between selection scores")
     select_games: int = setting(100, low=1, help="games per selection score")
 
+    def run_folder(self) -> str | None:
+        """Return the folder of the run this one resumes: its checkpoint's (None: a new run)."""
+        return str(Path(self.resume).expanduser().parent) if self.resume else None
+
     def check(self) -> None:
         """``sample`` and ``deterministic`` exclude each other; an earlier run in ``out`` stays."""
-        check_new_run(self.out, RUN_FILES, overwrite=self.overwrite, resume=self.resume)
+        check_new_run(self.out, RUN_FILES, overwrite=self.overwrite, resumed_from=self.run_folder())
         if self.sample and self.deterministic:
             raise InvalidParameterError(
                 "sample and deterministic exclude each other (deterministic is the default)"

@@ -403,10 +403,14 @@ class AZConfig(Config):
         """
         return super().from_dict(new_names(data) if isinstance(data, Mapping) else data)
 
+    def run_folder(self) -> str | None:
+        """Return the folder of the run this one resumes (None: a new run)."""
+        return resumed_folder(self.resume) if self.resume else None
+
     def check(self) -> None:
         """Checks across fields and against the registries (envs, their parameters, agents); an
         earlier run in ``out`` is kept unless ``overwrite``."""
-        check_new_run(self.out, RUN_FILES, overwrite=self.overwrite, resume=self.resume)
+        check_new_run(self.out, RUN_FILES, overwrite=self.overwrite, resumed_from=self.run_folder())
         probe = probe_game(self.env, self.env_kwargs)
         if self.arch == "conv" and probe.board_planes() is None:
             raise InvalidParameterError(

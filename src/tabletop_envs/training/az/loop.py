@@ -76,7 +76,7 @@ def train_az(
     if config.resume:
         run = resume(config, learner.net, learner.optimizer, learner.buffer, say)
     out = Path(str(config.out)).expanduser()  # made once the run can start
-    prepare_out(out, RUN_FILES, overwrite=config.overwrite, resume=config.resume)
+    prepare_out(out, RUN_FILES, overwrite=config.overwrite, resumed_from=config.run_folder())
     alpha = config.dirichlet_alpha
     if alpha is None:
         alpha = auto_dirichlet_alpha(learner.game_class, learner.params, seed=config.seed)

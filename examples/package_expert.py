@@ -37,7 +37,7 @@ from typing import Any
 
 import tabletop_envs
 from tabletop_envs.agents.az import ROLLOUT_POLICIES, PolicyValueNet
-from tabletop_envs.core.config import CommandParser, one_line, param_option, quote
+from tabletop_envs.core.config import CommandParser, one_line, param_option, quote_path
 from tabletop_envs.envs.registry import registered_envs
 from tabletop_envs.evaluation.paths import folder_problem
 from tabletop_envs.search.network_file import GUIDES, ROOTS, VALUE_TARGETS
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         out.parent.mkdir(parents=True, exist_ok=True)
         packaged.save(out, dtype=args.dtype)
     except OSError as err:  # checked before; changed since
-        parser.error(f"cannot write --out {quote(str(out))}: {err}")
+        parser.error(f"cannot write --out {quote_path(out)}: {err}")
     size = out.stat().st_size
     print(
         f"wrote {out}: {size / 1e6:.2f} MB, simulations={meta.get('simulations', 'default')}, "
@@ -177,7 +177,7 @@ def _package(
     if args.out is not None:
         problem = _out_problem(args.out)
         if problem:
-            raise ValueError(f"--out {problem}, got {quote(args.out)}")
+            raise ValueError(f"--out {problem}, got {quote_path(args.out)}")
     elif not EXPERTS.is_dir():
         raise ValueError(
             "give --out: the default replaces the packaged expert of the source checkout the "

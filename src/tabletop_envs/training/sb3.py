@@ -33,7 +33,7 @@ from tabletop_envs.agents.single_agent import (
     SingleAgentEnv,
     make_single_agent_env,
 )
-from tabletop_envs.core.config import cut, quote
+from tabletop_envs.core.config import cut, quote, quote_path
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.core.params import check_bool, check_int_range
@@ -217,7 +217,7 @@ def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
     typed, path = path, os.path.expanduser(path)  # the shell leaves 'sb3:~/p.zip' alone
     if model_file_problem(path):
         raise FileNotFoundError(
-            f"no SB3 model file {quote(typed)} (sb3:PATH names a MaskablePPO zip)"
+            f"no SB3 model file {quote_path(typed)} (sb3:PATH names a MaskablePPO zip)"
         )
     try:
         return PolicyAgent.load(
@@ -232,7 +232,7 @@ def make_sb3_agent(args: str, env_name: str, seed: int | None) -> PolicyAgent:
         ) from None
     except Exception as err:  # SB3's loader raises any type on a damaged file
         raise ValueError(
-            f"cannot load the SB3 model {quote(typed)} ({type(err).__name__}: "
+            f"cannot load the SB3 model {quote_path(typed)} ({type(err).__name__}: "
             f"{cut(str(err), 200)}); sb3:PATH names a MaskablePPO zip saved by model.save()"
         ) from None
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop_envs.agents.single_agent import REWARD_MODES, SEAT_MODES
-from tabletop_envs.core.config import Config, quote, setting
+from tabletop_envs.core.config import Config, quote, quote_path, setting
 from tabletop_envs.core.errors import InvalidParameterError
 from tabletop_envs.core.game import GameState
 from tabletop_envs.envs.registry import env_spec, registered_env
@@ -212,7 +212,9 @@ class TrainConfig(Config):
         if self.init_model:  # empty: none, as the run reads it
             problem = model_file_problem(self.init_model)
             if problem:
-                raise InvalidParameterError(f"init_model {problem}, got {quote(self.init_model)}")
+                raise InvalidParameterError(
+                    f"init_model {problem}, got {quote_path(self.init_model)}"
+                )
         game = probe_game(self.env, self.env_kwargs)
         self._check_seat_and_policy(game)
         # the agents as the run makes them: an empty eval_opponent means the last opponent, an

@@ -15,7 +15,7 @@ import pytest
 from tabletop_envs import registered_envs
 from tabletop_envs.games.iris import CHANNELS
 from tests.clients.configs import HEAVY_CLIENTS
-from tests.extras import need_extra
+from tests.extras import TRAIN, need_extra
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -53,7 +53,7 @@ def _missing_modules(code: str) -> list[str]:
     imported = set(re.findall(r"^(?:from|import) ([\w.]+)", code, re.M))
     needed = {name.split(".")[0] for name in imported}
     if any(name.startswith("tabletop_envs.training") for name in imported):
-        needed |= {"torch", "sb3_contrib"}
+        needed |= set(TRAIN)
     return sorted(m for m in needed & set(EXTRA_OF) if importlib.util.find_spec(m) is None)
 
 
